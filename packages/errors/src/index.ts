@@ -1,0 +1,6 @@
+export * from "./abas-error.js";
+export * from "./codes.js";
+export * from "./context.js";
+export * from "./format-message.js";
+export * from "./messages.js";
+export * from "./program-errors.js";

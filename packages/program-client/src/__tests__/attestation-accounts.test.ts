@@ -1,0 +1,181 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+
+import {
+  ABAS_SDK__ACCOUNT_DATA_TOO_SHORT,
+  ABAS_SDK__INVALID_ACCOUNT_DISCRIMINATOR,
+  ABAS_SDK__INVALID_ACCOUNT_SIZE,
+  ABAS_SDK__MALFORMED_ACCOUNT_DATA,
+} from "@abas/errors";
+
+import { decodeAttestationAccount } from "../accounts/attestation-account.js";
+import { decodeBatchAccount } from "../accounts/batch-account.js";
+import { ActionType } from "../action-types.js";
+import { ATTESTATION_ACCOUNT_SIZE, getBatchAccountSize } from "../constants.js";
+import {
+  attestationAccountBytes,
+  ATTESTATION_SCHEMA,
+  batchAccountBytes,
+  batchLeafBytes,
+  BATCH_SCHEMA,
+  CREDENTIAL,
+} from "./account-bytes.js";
+import { assertThrowsAbasError } from "./assert-abas-error.js";
+import { bytesOf } from "./byte-builder.js";
+import { addressOf, AGENT, MERKLE_ROOT, OPERATOR, SIGNATURE, STORED_HASH } from "./fixtures.js";
+
+const envelopeOf = (nonce: Uint8Array, schema: typeof ATTESTATION_SCHEMA) => ({
+  nonce,
+  credential: CREDENTIAL,
+  schema,
+  signer: AGENT,
+  expiry: 0n,
+  tokenAccount: addressOf(0),
+});
+
+describe("decodeAttestationAccount", () => {
+  it("decodes the 331-byte SAS attestation and its BehaviorAttestation data", () => {
+    // Given a single attestation assembled from the documented layout
+    const data = attestationAccountBytes();
+    assert.equal(data.length, ATTESTATION_ACCOUNT_SIZE);
+    // When it is decoded
+    // Then the envelope and every data field have their values
+    assert.deepEqual(decodeAttestationAccount(data), {
+      ...envelopeOf(STORED_HASH, ATTESTATION_SCHEMA),
+      actionType: ActionType.Decision,
+      privacyMode: true,
+      storedHash: STORED_HASH,
+      agentSignature: SIGNATURE,
+      operator: OPERATOR,
+      timestamp: 1_700_000_100n,
+      slot: 987_654n,
+    });
+  });
+
+  it("reports another first byte, then any size but 331", () => {
+    const data = attestationAccountBytes();
+    assertThrowsAbasError(() => decodeAttestationAccount(new Uint8Array()), ABAS_SDK__ACCOUNT_DATA_TOO_SHORT);
+    assertThrowsAbasError(
+      () => decodeAttestationAccount(Uint8Array.from([16, ...data.subarray(1)])),
+      ABAS_SDK__INVALID_ACCOUNT_DISCRIMINATOR,
+    );
+    assertThrowsAbasError(
+      () => decodeAttestationAccount(data.subarray(0, 330)),
+      ABAS_SDK__INVALID_ACCOUNT_SIZE,
+    );
+    assertThrowsAbasError(
+      () => decodeAttestationAccount(batchAccountBytes()),
+      ABAS_SDK__INVALID_ACCOUNT_SIZE,
+    );
+  });
+
+  it("reports a data length other than 158, an unknown action type, a non-bool flag and a hash that is not 32 bytes", () => {
+    const cases = [
+      [{ dataLength: 157 }, "data"],
+      [{ actionType: 4 }, "action_type"],
+      [{ privacyMode: 2 }, "privacy_mode"],
+      [{ hashLength: 31 }, "action_hash"],
+    ] as const;
+    for (const [overrides, field] of cases) {
+      const error = assertThrowsAbasError(
+        () => decodeAttestationAccount(attestationAccountBytes(overrides)),
+        ABAS_SDK__MALFORMED_ACCOUNT_DATA,
+      );
+      assert.equal(error.context.field, field);
+    }
+  });
+});
+
+describe("decodeBatchAccount", () => {
+  it("decodes a batch of 3 items with 2 leaves published", () => {
+    // Given a batch account of 3 items, the first 2 leaves published
+    const data = batchAccountBytes();
+    assert.equal(data.length, getBatchAccountSize(3));
+    assert.equal(data.length, 336 + 34 * 3);
+    // When it is decoded
+    const batch = decodeBatchAccount(data);
+    // Then the envelope, the fields and the 2 published leaves have their values
+    assert.deepEqual(batch, {
+      ...envelopeOf(MERKLE_ROOT, BATCH_SCHEMA),
+      merkleRoot: MERKLE_ROOT,
+      itemCount: 3,
+      actionTypes: 0b0011,
+      agentSignature: SIGNATURE,
+      operator: OPERATOR,
+      timestamp: 1_700_000_200n,
+      slot: 987_700n,
+      leavesPublished: 2,
+      leaves: [
+        { actionType: ActionType.Transaction, privacyMode: false, storedHash: bytesOf(32, 0x40) },
+        { actionType: ActionType.ToolCall, privacyMode: true, storedHash: bytesOf(32, 0x41) },
+      ],
+      isComplete: false,
+    });
+  });
+
+  it("marks a batch complete once every leaf is published", () => {
+    const batch = decodeBatchAccount(batchAccountBytes({ itemCount: 100, leavesPublished: 100 }));
+    assert.equal(batch.leaves.length, 100);
+    assert.equal(batch.isComplete, true);
+    assert.equal(batchAccountBytes({ itemCount: 100, leavesPublished: 100 }).length, 336 + 3400);
+  });
+
+  it("ignores stored leaves past leaves_published, which a rewriting chunk may leave behind", () => {
+    // Given a batch whose third stored leaf holds an action type that no leaf may have
+    const leaves = Uint8Array.from([...batchLeafBytes(0), ...batchLeafBytes(1), 9, 9, ...bytesOf(32, 1)]);
+    const batch = decodeBatchAccount(batchAccountBytes({ leaves }));
+    // Then only the published leaves are decoded
+    assert.equal(batch.leaves.length, 2);
+  });
+
+  it("reports data of a length no batch has", () => {
+    const error = assertThrowsAbasError(
+      () => decodeBatchAccount(attestationAccountBytes()),
+      ABAS_SDK__MALFORMED_ACCOUNT_DATA,
+    );
+    assert.equal(error.context.field, "data");
+  });
+
+  it("reports each inconsistent field as malformed", () => {
+    const cases = [
+      [{ itemCount: 0, leavesPublished: 0, leaves: bytesOf(3 * 34, 0) }, "item_count"],
+      [{ itemCount: 101, leavesPublished: 0, leaves: bytesOf(3 * 34, 0) }, "item_count"],
+      [{ actionTypes: 0 }, "action_types"],
+      [{ actionTypes: 16 }, "action_types"],
+      [{ leavesPublished: 4, leaves: bytesOf(3 * 34, 0) }, "leaves_published"],
+      [{ itemCount: 2, leaves: bytesOf(3 * 34, 0) }, "leaves"],
+      [{ dataLength: 163 + 4 * 34 }, "data"],
+      [{ leavesPublished: 1, leaves: Uint8Array.from([2, 0, ...bytesOf(32 + 68, 0)]) }, "leaves[0]"],
+      [{ leavesPublished: 1, leaves: Uint8Array.from([4, 0, ...bytesOf(32 + 68, 0)]) }, "leaves[0]"],
+      [
+        { leavesPublished: 2, leaves: Uint8Array.from([...batchLeafBytes(0), 1, 2, ...bytesOf(32 + 34, 0)]) },
+        "leaves[1]",
+      ],
+    ] as const;
+    for (const [overrides, field] of cases) {
+      const error = assertThrowsAbasError(
+        () => decodeBatchAccount(batchAccountBytes(overrides)),
+        ABAS_SDK__MALFORMED_ACCOUNT_DATA,
+      );
+      assert.equal(
+        error.context.field,
+        field,
+        JSON.stringify(overrides, (_, v) => (v instanceof Uint8Array ? v.length : v)),
+      );
+    }
+  });
+
+  it("reports truncated data as too short and extra data as the wrong size", () => {
+    const data = batchAccountBytes();
+    for (const length of [0, 1, 100, 101, 200, 300, data.length - 1]) {
+      assertThrowsAbasError(
+        () => decodeBatchAccount(data.subarray(0, length)),
+        ABAS_SDK__ACCOUNT_DATA_TOO_SHORT,
+      );
+    }
+    assertThrowsAbasError(
+      () => decodeBatchAccount(Uint8Array.from([...data, 0])),
+      ABAS_SDK__INVALID_ACCOUNT_SIZE,
+    );
+  });
+});

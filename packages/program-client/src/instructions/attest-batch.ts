@@ -1,0 +1,83 @@
+import type { Address, ReadonlyUint8Array, TransactionSigner } from "@solana/kit";
+
+import { deriveAgentAddress, deriveBatchAddress, deriveIssuerAddresses } from "../addresses.js";
+import {
+  ATTEST_BATCH_DATA_SIZE,
+  HASH_SIZE,
+  INSTRUCTIONS_SYSVAR_ADDRESS,
+  InstructionDiscriminator,
+  SYSTEM_PROGRAM_ADDRESS,
+} from "../constants.js";
+import { assertActionTypeMask, assertBatchItemCount, assertByteLength, assertU8 } from "../validation.js";
+import { readonly, writable, writableSigner, type AbasInstruction } from "./account-metas.js";
+
+export type AttestBatchInstructionDataInput = Readonly<{
+  itemCount: number;
+  actionTypes: number;
+  batchBump: number;
+  merkleRoot: ReadonlyUint8Array;
+}>;
+
+/** `[4, item_count, action_types, batch_bump, merkle_root(32)]`; values are only checked to fit. */
+export function encodeAttestBatchInstructionData({
+  itemCount,
+  actionTypes,
+  batchBump,
+  merkleRoot,
+}: AttestBatchInstructionDataInput): Uint8Array {
+  assertU8(itemCount, "itemCount");
+  assertU8(actionTypes, "actionTypes");
+  assertU8(batchBump, "batchBump");
+  assertByteLength(merkleRoot, HASH_SIZE, "merkleRoot");
+  const data = new Uint8Array(ATTEST_BATCH_DATA_SIZE);
+  data.set([InstructionDiscriminator.AttestBatch, itemCount, actionTypes, batchBump]);
+  data.set(merkleRoot, 4);
+  return data;
+}
+
+export type AttestBatchInstructionInput = Readonly<{
+  programId: Address;
+  /** The agent's operator; pays for the batch account. */
+  operator: TransactionSigner;
+  agent: Address;
+  itemCount: number;
+  /** Bit mask of the action types the items may use (see `actionTypesMask`). */
+  actionTypes: number;
+  merkleRoot: ReadonlyUint8Array;
+}>;
+
+/**
+ * Records the Merkle commitment to a batch of actions. The transaction must carry, right before
+ * this instruction, the Ed25519 instruction verifying the agent's signature of the batch message
+ * (`buildBatchMessage`, `buildEd25519VerifyInstruction`).
+ */
+export async function buildAttestBatchInstruction({
+  programId,
+  operator,
+  agent,
+  itemCount,
+  actionTypes,
+  merkleRoot,
+}: AttestBatchInstructionInput): Promise<AbasInstruction> {
+  assertBatchItemCount(itemCount);
+  assertActionTypeMask(actionTypes);
+  assertByteLength(merkleRoot, HASH_SIZE, "merkleRoot");
+  const [issuer, agentAccount, batch] = await Promise.all([
+    deriveIssuerAddresses(programId),
+    deriveAgentAddress(programId, agent),
+    deriveBatchAddress(programId, agent, merkleRoot),
+  ]);
+  return {
+    programAddress: programId,
+    accounts: [
+      writableSigner(operator),
+      writable(agentAccount.address),
+      writable(batch.address),
+      readonly(issuer.credential.address),
+      readonly(issuer.batchSchema.address),
+      readonly(INSTRUCTIONS_SYSVAR_ADDRESS),
+      readonly(SYSTEM_PROGRAM_ADDRESS),
+    ],
+    data: encodeAttestBatchInstructionData({ itemCount, actionTypes, batchBump: batch.bump, merkleRoot }),
+  };
+}

@@ -1,0 +1,95 @@
+import { ABAS_SDK__INVALID_LEAF_COUNT, ABAS_SDK__INVALID_LEAF_START_INDEX, AbasError } from "@abas/errors";
+import type { Address, ReadonlyUint8Array, TransactionSigner } from "@solana/kit";
+
+import { deriveAgentAddress, deriveBatchAddress, deriveIssuerAddresses } from "../addresses.js";
+import {
+  HASH_SIZE,
+  InstructionDiscriminator,
+  LEAF_DATA_SIZE,
+  MAX_BATCH_ITEMS,
+  PUBLISH_BATCH_LEAVES_HEADER_SIZE,
+} from "../constants.js";
+import { assertValidLeafData, writeRawLeafData, type LeafData, type RawLeafData } from "../leaf-data.js";
+import { assertByteLength, assertU8 } from "../validation.js";
+import { readonly, readonlySigner, writable, type AbasInstruction } from "./account-metas.js";
+
+export type PublishBatchLeavesInstructionDataInput = Readonly<{
+  startIndex: number;
+  /** Raw leaves, so tests can publish action types and flags the program must reject. */
+  leaves: readonly RawLeafData[];
+}>;
+
+/** `[5, start_index, leaf_count, leaf_data(34 × leaf_count)]`; values are only checked to fit. */
+export function encodePublishBatchLeavesInstructionData({
+  startIndex,
+  leaves,
+}: PublishBatchLeavesInstructionDataInput): Uint8Array {
+  assertU8(startIndex, "startIndex");
+  assertU8(leaves.length, "leaves.length");
+  const data = new Uint8Array(PUBLISH_BATCH_LEAVES_HEADER_SIZE + LEAF_DATA_SIZE * leaves.length);
+  data.set([InstructionDiscriminator.PublishBatchLeaves, startIndex, leaves.length]);
+  leaves.forEach((leaf, i) =>
+    writeRawLeafData(data, PUBLISH_BATCH_LEAVES_HEADER_SIZE + LEAF_DATA_SIZE * i, leaf),
+  );
+  return data;
+}
+
+export type PublishBatchLeavesInstructionInput = Readonly<{
+  programId: Address;
+  /** The agent's operator. */
+  operator: TransactionSigner;
+  agent: Address;
+  /** Identifies the batch. */
+  merkleRoot: ReadonlyUint8Array;
+  /** Index of the first leaf of this chunk in the batch. */
+  startIndex: number;
+  leaves: readonly LeafData[];
+}>;
+
+function assertLeafChunk(startIndex: number, leaves: readonly LeafData[]): void {
+  if (leaves.length < 1 || leaves.length > MAX_BATCH_ITEMS) {
+    throw new AbasError(ABAS_SDK__INVALID_LEAF_COUNT, {
+      leafCount: leaves.length,
+      maxLeafCount: MAX_BATCH_ITEMS,
+    });
+  }
+  if (!Number.isInteger(startIndex) || startIndex < 0 || startIndex + leaves.length > MAX_BATCH_ITEMS) {
+    throw new AbasError(ABAS_SDK__INVALID_LEAF_START_INDEX, {
+      startIndex,
+      leafCount: leaves.length,
+      maxItemCount: MAX_BATCH_ITEMS,
+    });
+  }
+  leaves.forEach(assertValidLeafData);
+}
+
+/**
+ * Stores a chunk of a batch's leaves. Once the last leaf is in, the program recomputes the Merkle
+ * root and rejects the chunk unless it matches the signed root.
+ */
+export async function buildPublishBatchLeavesInstruction({
+  programId,
+  operator,
+  agent,
+  merkleRoot,
+  startIndex,
+  leaves,
+}: PublishBatchLeavesInstructionInput): Promise<AbasInstruction> {
+  assertByteLength(merkleRoot, HASH_SIZE, "merkleRoot");
+  assertLeafChunk(startIndex, leaves);
+  const [issuer, agentAccount, batch] = await Promise.all([
+    deriveIssuerAddresses(programId),
+    deriveAgentAddress(programId, agent),
+    deriveBatchAddress(programId, agent, merkleRoot),
+  ]);
+  return {
+    programAddress: programId,
+    accounts: [
+      readonlySigner(operator),
+      readonly(agentAccount.address),
+      writable(batch.address),
+      readonly(issuer.batchSchema.address),
+    ],
+    data: encodePublishBatchLeavesInstructionData({ startIndex, leaves }),
+  };
+}
