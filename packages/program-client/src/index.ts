@@ -24,3 +24,4 @@ export { computeLeafHash, encodeLeafData, type LeafData, type RawLeafData } from
 export * from "./merkle.js";
 export * from "./messages.js";
 export * from "./schemas.js";
+export * from "./upgradeable-loader.js";

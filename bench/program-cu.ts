@@ -1,0 +1,235 @@
+/**
+ * Compute units the ABAS program consumes per instruction, transaction sizes, and what an
+ * attestation costs in fees and rent, single or in a batch of 100. Runs the built program on
+ * LiteSVM (the real SVM, in process). Writes bench/results/program-cu.json.
+ *
+ *   npm run bench:program-cu
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+import {
+  ActionType,
+  AgentStatus,
+  buildPublishBatchLeavesInstruction,
+  buildRegisterAgentInstruction,
+  buildUpdateAgentInstruction,
+  computeCommitment,
+  MAX_BATCH_ITEMS,
+} from "@abas/program-client";
+import { getTransactionSize, type Address, type Instruction, type KeyPairSigner } from "@solana/kit";
+
+import {
+  balanceOf,
+  buildSignedAttest,
+  buildSignedBatch,
+  createAgent,
+  createOperator,
+  createTestLedger,
+  expectSuccess,
+  hashPayload,
+  programComputeUnits,
+  randomHash,
+  randomLeaves,
+  send,
+  type SendOutcome,
+  type SignedBatch,
+  type TestLedger,
+} from "../program/tests/harness.js";
+import { signInstructions } from "../program/tests/transactions.js";
+
+const TRANSACTION_SIZE_LIMIT = 1232;
+const COMMAND = "npm run bench:program-cu";
+
+interface Row {
+  readonly instruction: string;
+  /** Compute units of the ABAS instruction alone, from the runtime's "consumed" log line. */
+  readonly computeUnits: number;
+  /** Compute units of the whole transaction (precompile included). */
+  readonly transactionComputeUnits: number;
+  readonly transactionBytes: number;
+}
+
+function measured(ledger: TestLedger, instruction: string, outcome: SendOutcome): Row {
+  const meta = expectSuccess(outcome);
+  const units = programComputeUnits(meta, ledger.programId);
+  if (units.length !== 1)
+    throw new Error(`${instruction}: expected one invocation of the program, got ${units.length}`);
+  return {
+    instruction,
+    computeUnits: Number(units[0]),
+    transactionComputeUnits: Number(meta.computeUnitsConsumed()),
+    transactionBytes: outcome.size,
+  };
+}
+
+/** The most leaves one publish_batch_leaves transaction can carry when the operator pays the fee. */
+async function maxLeavesPerTransaction(
+  ledger: TestLedger,
+  operator: KeyPairSigner,
+  agent: Address,
+  batch: SignedBatch,
+): Promise<number> {
+  let fits = 0;
+  for (let count = 1; count <= MAX_BATCH_ITEMS; count++) {
+    const instruction = await buildPublishBatchLeavesInstruction({
+      programId: ledger.programId,
+      operator,
+      agent,
+      merkleRoot: batch.merkleRoot,
+      startIndex: 0,
+      leaves: batch.leaves.slice(0, count),
+    });
+    const size = getTransactionSize(await signInstructions(ledger.svm, operator, [instruction]));
+    if (size > TRANSACTION_SIZE_LIMIT) break;
+    fits = count;
+  }
+  return fits;
+}
+
+async function main(): Promise<void> {
+  const startedAt = new Date();
+  const ledger = await createTestLedger();
+  const rows: Row[] = [];
+  const operator = await createOperator(ledger);
+  const asOperator = (instructions: readonly Instruction[]) =>
+    send(ledger, instructions, [], { feePayer: operator });
+
+  // register_agent
+  const agent = await createAgent();
+  const register = await buildRegisterAgentInstruction({
+    programId: ledger.programId,
+    operator,
+    agent,
+    allowedActionTypes: 0b1111,
+  });
+  rows.push(measured(ledger, "register_agent", await asOperator([register])));
+  const registered = { operator, agent };
+
+  // attest, normal and privacy mode; the operator pays fee and rent, so its balance gives the cost
+  const beforeSingle = balanceOf(ledger, operator.address);
+  const normal = await buildSignedAttest(ledger, {
+    ...registered,
+    actionType: ActionType.ToolCall,
+    storedHash: hashPayload({ tool: "search", query: "benchmark" }),
+  });
+  rows.push(measured(ledger, "attest (normal)", await asOperator(normal.instructions)));
+  const singleCost = beforeSingle - balanceOf(ledger, operator.address);
+  const privacy = await buildSignedAttest(ledger, {
+    ...registered,
+    actionType: ActionType.Decision,
+    privacyMode: true,
+    storedHash: computeCommitment(randomHash(), hashPayload({ decision: "approve" })),
+  });
+  rows.push(measured(ledger, "attest (privacy)", await asOperator(privacy.instructions)));
+
+  // attest_batch with 1, 10 and 100 items, each in one transaction
+  let batchOf100: SignedBatch | undefined;
+  let batchCost = 0n;
+  for (const itemCount of [1, 10, MAX_BATCH_ITEMS]) {
+    const signed = await buildSignedBatch(ledger, { ...registered, leaves: randomLeaves(itemCount) });
+    const before = balanceOf(ledger, operator.address);
+    rows.push(
+      measured(
+        ledger,
+        `attest_batch (${itemCount} item${itemCount === 1 ? "" : "s"})`,
+        await asOperator(signed.instructions),
+      ),
+    );
+    if (itemCount === MAX_BATCH_ITEMS) {
+      batchOf100 = signed;
+      batchCost += before - balanceOf(ledger, operator.address);
+    }
+  }
+  if (!batchOf100) throw new Error("no batch of 100");
+
+  // publish_batch_leaves of the 100-leaf batch, in the largest chunks a transaction holds
+  const chunk = await maxLeavesPerTransaction(ledger, operator, agent.address, batchOf100);
+  const publishTransactions: SendOutcome[] = [];
+  const beforePublish = balanceOf(ledger, operator.address);
+  for (let start = 0; start < MAX_BATCH_ITEMS; start += chunk) {
+    const instruction = await buildPublishBatchLeavesInstruction({
+      programId: ledger.programId,
+      operator,
+      agent: agent.address,
+      merkleRoot: batchOf100.merkleRoot,
+      startIndex: start,
+      leaves: batchOf100.leaves.slice(start, start + chunk),
+    });
+    publishTransactions.push(await asOperator([instruction]));
+  }
+  batchCost += beforePublish - balanceOf(ledger, operator.address);
+  const first = publishTransactions[0]!;
+  const last = publishTransactions[publishTransactions.length - 1]!;
+  const lastCount = MAX_BATCH_ITEMS - chunk * (publishTransactions.length - 1);
+  rows.push(measured(ledger, `publish_batch_leaves (${chunk} leaves, max per tx)`, first));
+  for (const outcome of publishTransactions.slice(1, -1)) expectSuccess(outcome);
+  rows.push(measured(ledger, `publish_batch_leaves (final ${lastCount}, verifies root)`, last));
+
+  // update_agent
+  const update = await buildUpdateAgentInstruction({
+    programId: ledger.programId,
+    operator,
+    agent: agent.address,
+    status: AgentStatus.Suspended,
+    allowedActionTypes: 0b0111,
+  });
+  rows.push(measured(ledger, "update_agent", await asOperator([update])));
+
+  // Output
+  const attestationRent = ledger.svm.minimumBalanceForRentExemption(331n);
+  const batchRent = ledger.svm.minimumBalanceForRentExemption(BigInt(336 + 34 * MAX_BATCH_ITEMS));
+  const costs = {
+    single: {
+      feeLamports: Number(singleCost - attestationRent),
+      rentLamports: Number(attestationRent),
+      totalLamports: Number(singleCost),
+    },
+    batchOf100: {
+      transactions: 1 + publishTransactions.length,
+      feeLamports: Number(batchCost - batchRent),
+      rentLamports: Number(batchRent),
+      totalLamports: Number(batchCost),
+      perAttestationLamports: Number(batchCost) / MAX_BATCH_ITEMS,
+    },
+  };
+
+  const pad = (value: string | number, width: number) => String(value).padStart(width);
+  const name = Math.max(...rows.map((row) => row.instruction.length));
+  console.log(`ABAS program compute units — ${COMMAND} — ${startedAt.toISOString()}`);
+  console.log(
+    `LiteSVM 1.5.0 in process; program CU from the runtime's "consumed" log line of our instruction only`,
+  );
+  console.log("");
+  console.log(`${"instruction".padEnd(name)}  ${pad("CU", 7)}  ${pad("tx CU", 7)}  ${pad("tx bytes", 8)}`);
+  console.log(`${"-".repeat(name)}  ${"-".repeat(7)}  ${"-".repeat(7)}  ${"-".repeat(8)}`);
+  for (const row of rows) {
+    console.log(
+      `${row.instruction.padEnd(name)}  ${pad(row.computeUnits, 7)}  ${pad(row.transactionComputeUnits, 7)}  ${pad(row.transactionBytes, 8)}`,
+    );
+  }
+  console.log("");
+  console.log("lamports per attestation (fee + rent, paid by the operator)");
+  console.log(
+    `  single attestation : ${costs.single.totalLamports} (fee ${costs.single.feeLamports} + rent ${costs.single.rentLamports})`,
+  );
+  console.log(
+    `  in a batch of 100  : ${costs.batchOf100.perAttestationLamports} (batch: ${costs.batchOf100.transactions} transactions, fee ${costs.batchOf100.feeLamports} + rent ${costs.batchOf100.rentLamports} = ${costs.batchOf100.totalLamports})`,
+  );
+
+  const resultsDirectory = fileURLToPath(new URL("./results/", import.meta.url));
+  mkdirSync(resultsDirectory, { recursive: true });
+  const results = {
+    command: COMMAND,
+    date: startedAt.toISOString(),
+    runtime: "litesvm 1.5.0 (in process)",
+    method:
+      "compute units of the ABAS instruction alone, from the runtime's 'consumed N of M compute units' log line",
+    instructions: rows,
+    lamportsPerAttestation: costs,
+  };
+  writeFileSync(`${resultsDirectory}program-cu.json`, `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`\nwrote bench/results/program-cu.json`);
+}
+
+await main();

@@ -1,0 +1,54 @@
+/**
+ * Deploys a program into the test VM through the BPF Upgradeable Loader's own instructions (the
+ * plan from @abas/program-client), so the loader's strict ELF checks run as on a real cluster.
+ */
+import { planUpgradeableDeploy } from "@abas/program-client";
+import { generateKeyPairSigner, type Address, type KeyPairSigner } from "@solana/kit";
+import type { LiteSVM } from "litesvm";
+import { assertSubmitted, submitInstructions } from "./transactions.js";
+
+export interface UpgradeableDeployment {
+  readonly programId: Address;
+  readonly programData: Address;
+  readonly buffer: Address;
+  /** Transactions sent: buffer creation, every Write, and the deployment. */
+  readonly transactionCount: number;
+  /** The slot the deployment landed in; the program runs from the next slot on. */
+  readonly deploySlot: bigint;
+}
+
+/**
+ * Deploys `programBytes` with `payer` as fee payer, buffer authority and upgrade authority, then
+ * warps one slot forward, since a program deployed in slot N is executable from slot N+1.
+ */
+export async function deployWithUpgradeableLoader(
+  svm: LiteSVM,
+  payer: KeyPairSigner,
+  programBytes: Uint8Array,
+  options: { program?: KeyPairSigner } = {},
+): Promise<UpgradeableDeployment> {
+  const program = options.program ?? (await generateKeyPairSigner());
+  const buffer = await generateKeyPairSigner();
+  const plan = await planUpgradeableDeploy({
+    payer,
+    program,
+    buffer,
+    programBytes,
+    rentFor: (size) => svm.minimumBalanceForRentExemption(BigInt(size)),
+  });
+  for (const [index, instructions] of plan.transactions.entries()) {
+    assertSubmitted(
+      await submitInstructions(svm, payer, [...instructions]),
+      `deploy transaction ${index + 1} of ${plan.transactions.length}`,
+    );
+  }
+  const deploySlot = svm.getClock().slot;
+  svm.warpToSlot(deploySlot + 1n);
+  return {
+    programId: program.address,
+    programData: plan.programData,
+    buffer: buffer.address,
+    transactionCount: plan.transactions.length,
+    deploySlot,
+  };
+}
