@@ -63,8 +63,9 @@ impl Account {
 
     /// Mutable account data. The runtime rejects the instruction if the account was not passed
     /// writable and the program owns it; callers check `is_writable` first for a clear error.
+    /// The lifetime is the caller's: the input region lives for the whole entrypoint call.
     #[allow(clippy::mut_from_ref)]
-    pub fn data_mut(&self) -> &mut [u8] {
+    pub fn data_mut<'a>(&self) -> &'a mut [u8] {
         // SAFETY: as for data; the program never holds two mutable views of one account at once.
         unsafe { core::slice::from_raw_parts_mut(self.header.add(OFFSET_DATA), self.data_len()) }
     }

@@ -5,6 +5,7 @@ pub mod attest;
 pub mod attest_batch;
 pub mod initialize;
 pub mod publish_batch_leaves;
+pub mod recording;
 pub mod register_agent;
 pub mod update_agent;
 
@@ -26,7 +27,7 @@ pub const DISCRIMINATOR_PUBLISH_BATCH_LEAVES: u8 = 5;
 
 /// The Agent account of `agent_account`, which `operator` must operate.
 pub(crate) fn load_operated_agent<'a>(
-    agent_account: &'a Account,
+    agent_account: &Account,
     operator: &Account,
     program_id: &Pubkey,
 ) -> Result<AgentAccount<'a>, ProgramError> {

@@ -1,0 +1,75 @@
+//! What `attest` and `attest_batch` share: the seven accounts, their checks, the agent's verified
+//! signature, and creating the record at its PDA.
+
+use crate::checks::{
+    expect_instructions_sysvar, expect_pda, expect_signer, expect_system_program, expect_writable,
+    is_uninitialized,
+};
+use crate::cpi::{create_pda_account, NewPda};
+use crate::ed25519::{verified_signature, ExpectedSignature};
+use crate::error::ProgramError;
+use crate::input::{Account, Input};
+use crate::instructions::{expect_active, expect_credential, expect_schema, load_operated_agent};
+use crate::state::agent::AgentAccount;
+use crate::state::attestation::SasAddresses;
+use crate::state::schema::SchemaSpec;
+use crate::Pubkey;
+
+/// operator (signer, writable: pays), agent account (w), record (w), credential, schema,
+/// instructions sysvar, system program; the agent active and operated by the operator.
+pub(crate) struct Recording<'a> {
+    pub operator: Account,
+    pub record: Account,
+    pub credential: Account,
+    pub schema: Account,
+    pub sysvar: Account,
+    pub system: Account,
+    pub agent: AgentAccount<'a>,
+    pub agent_key: Pubkey,
+}
+
+pub(crate) fn load<'a>(input: &Input<'a>, schema_spec: &SchemaSpec) -> Result<Recording<'a>, ProgramError> {
+    let [operator, agent_account, record, credential, schema, sysvar, system] =
+        input.accounts::<7>().ok_or(ProgramError::NotEnoughAccounts)?;
+    let program_id = input.program_id;
+    expect_signer(&operator)?;
+    for account in [&operator, &agent_account, &record] {
+        expect_writable(account)?;
+    }
+    let agent = load_operated_agent(&agent_account, &operator, program_id)?;
+    expect_active(&agent)?;
+    expect_credential(&credential, program_id)?;
+    expect_schema(&schema, schema_spec, credential.key(), program_id)?;
+    expect_instructions_sysvar(&sysvar)?;
+    expect_system_program(&system)?;
+    let agent_key = agent.agent();
+    Ok(Recording { operator, record, credential, schema, sysvar, system, agent, agent_key })
+}
+
+impl Recording<'_> {
+    /// The agent's signature over `message`, as verified by the precompile instruction before ours.
+    pub fn verified_signature(&self, message: &[u8]) -> Result<[u8; 64], ProgramError> {
+        let expected = ExpectedSignature { sysvar: self.sysvar.data(), signer: &self.agent_key, message };
+        verified_signature(&expected)
+    }
+
+    /// Creates the record at the PDA of `seeds` (bump last); `duplicate` when it already exists.
+    pub fn create_record(&self, seeds: &[&[u8]], space: usize, duplicate: ProgramError, program_id: &Pubkey) -> Result<(), ProgramError> {
+        expect_pda(&self.record, seeds, program_id)?;
+        if !is_uninitialized(&self.record) {
+            return Err(duplicate);
+        }
+        create_pda_account(&NewPda {
+            payer: &self.operator,
+            account: &self.record,
+            system_program: &self.system,
+            space,
+            owner: program_id,
+            seeds,
+        })
+    }
+
+    pub fn sas_addresses(&self) -> SasAddresses<'_> {
+        SasAddresses { credential: self.credential.key(), schema: self.schema.key(), agent: &self.agent_key }
+    }
+}
