@@ -56,14 +56,16 @@ pub fn verified_signature(expected: &ExpectedSignature) -> Result<[u8; 64], Prog
         .and_then(|at| read_u16(sysvar, at))
         .ok_or(ProgramError::InvalidInstructionsSysvar)?;
     let index = current.checked_sub(1).ok_or(ProgramError::MissingEd25519Instruction)?;
-    let (program_id, data) = load_instruction(sysvar, index).ok_or(ProgramError::MissingEd25519Instruction)?;
+    let (program_id, data) =
+        load_instruction(sysvar, index).ok_or(ProgramError::MissingEd25519Instruction)?;
     if program_id != ED25519_PROGRAM_ID {
         return Err(ProgramError::MissingEd25519Instruction);
     }
     if data.first() != Some(&1) || data.len() < OFFSETS_START + OFFSETS_SIZE {
         return Err(ProgramError::MalformedEd25519Instruction);
     }
-    let field = |n: usize| read_u16(data, OFFSETS_START + 2 * n).ok_or(ProgramError::MalformedEd25519Instruction);
+    let field =
+        |n: usize| read_u16(data, OFFSETS_START + 2 * n).ok_or(ProgramError::MalformedEd25519Instruction);
     let (signature_at, signature_ix) = (field(0)? as usize, field(1)?);
     let (key_at, key_ix) = (field(2)? as usize, field(3)?);
     let (message_at, message_len, message_ix) = (field(4)? as usize, field(5)? as usize, field(6)?);
@@ -72,11 +74,11 @@ pub fn verified_signature(expected: &ExpectedSignature) -> Result<[u8; 64], Prog
             return Err(ProgramError::Ed25519OffsetsOutsideInstruction);
         }
     }
-    let signature = data.get(signature_at..signature_at + 64).ok_or(ProgramError::MalformedEd25519Instruction)?;
+    let signature =
+        data.get(signature_at..signature_at + 64).ok_or(ProgramError::MalformedEd25519Instruction)?;
     let key = data.get(key_at..key_at + 32).ok_or(ProgramError::MalformedEd25519Instruction)?;
-    let signed = data
-        .get(message_at..message_at + message_len)
-        .ok_or(ProgramError::MalformedEd25519Instruction)?;
+    let signed =
+        data.get(message_at..message_at + message_len).ok_or(ProgramError::MalformedEd25519Instruction)?;
     if key != signer {
         return Err(ProgramError::SignerMismatch);
     }
@@ -151,10 +153,7 @@ mod tests {
         assert_eq!(verify(&other, &AGENT, b"hello"), Err(ProgramError::MissingEd25519Instruction));
         let pointing_away = precompile(&AGENT, b"hello", [u16::MAX, u16::MAX, 1]);
         let away = sysvar(&[(&ED25519_PROGRAM_ID, &pointing_away), (&OURS, &[3])], 1);
-        assert_eq!(
-            verify(&away, &AGENT, b"hello"),
-            Err(ProgramError::Ed25519OffsetsOutsideInstruction)
-        );
+        assert_eq!(verify(&away, &AGENT, b"hello"), Err(ProgramError::Ed25519OffsetsOutsideInstruction));
         let ok = sysvar(&[(&ED25519_PROGRAM_ID, &good), (&OURS, &[3])], 1);
         assert_eq!(verify(&ok, &[8; 32], b"hello"), Err(ProgramError::SignerMismatch));
         assert_eq!(verify(&ok, &AGENT, b"hellO"), Err(ProgramError::MessageMismatch));

@@ -35,7 +35,10 @@ pub fn process(input: &Input) -> ProgramResult {
     })?;
     credential::write(credential.data_mut(), program_id)?;
 
-    let schemas = [(&attestation_schema, &ATTESTATION_SCHEMA, attestation_bump), (&batch_schema, &BATCH_SCHEMA, batch_bump)];
+    let schemas = [
+        (&attestation_schema, &ATTESTATION_SCHEMA, attestation_bump),
+        (&batch_schema, &BATCH_SCHEMA, batch_bump),
+    ];
     for (schema, spec, bump) in schemas {
         let seeds: [&[u8]; 5] = [SCHEMA_SEED, credential.key(), spec.name, &[SCHEMA_VERSION], &[bump]];
         expect_pda(schema, &seeds, program_id)?;

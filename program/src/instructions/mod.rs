@@ -79,7 +79,5 @@ pub(crate) fn now() -> Result<Clock, ProgramError> {
 
 /// A 32-byte field of instruction data.
 pub(crate) fn hash_at(data: &[u8], at: usize) -> Result<&[u8; 32], ProgramError> {
-    data.get(at..at + 32)
-        .and_then(|bytes| bytes.try_into().ok())
-        .ok_or(ProgramError::InvalidInstructionData)
+    data.get(at..at + 32).and_then(|bytes| bytes.try_into().ok()).ok_or(ProgramError::InvalidInstructionData)
 }

@@ -66,9 +66,7 @@ pub fn process(input: &Input) -> ProgramResult {
 
 /// The credential a Schema account names (bytes 1..33), checked by `expect_schema` next.
 fn schema_credential(data: &[u8]) -> Result<[u8; 32], ProgramError> {
-    data.get(1..33)
-        .and_then(|bytes| bytes.try_into().ok())
-        .ok_or(ProgramError::InvalidSchema)
+    data.get(1..33).and_then(|bytes| bytes.try_into().ok()).ok_or(ProgramError::InvalidSchema)
 }
 
 #[cfg(target_arch = "bpf")]
@@ -76,7 +74,10 @@ fn scratch() -> &'static mut [[u8; 32]] {
     // SAFETY: the heap region is this program's own 32 KiB and nothing else uses it (no
     // allocator); 100 hashes need 3,200 bytes.
     unsafe {
-        core::slice::from_raw_parts_mut(HEAP_START as *mut [u8; 32], crate::state::batch::MAX_BATCH_ITEMS as usize)
+        core::slice::from_raw_parts_mut(
+            HEAP_START as *mut [u8; 32],
+            crate::state::batch::MAX_BATCH_ITEMS as usize,
+        )
     }
 }
 

@@ -54,7 +54,13 @@ impl Recording<'_> {
     }
 
     /// Creates the record at the PDA of `seeds` (bump last); `duplicate` when it already exists.
-    pub fn create_record(&self, seeds: &[&[u8]], space: usize, duplicate: ProgramError, program_id: &Pubkey) -> Result<(), ProgramError> {
+    pub fn create_record(
+        &self,
+        seeds: &[&[u8]],
+        space: usize,
+        duplicate: ProgramError,
+        program_id: &Pubkey,
+    ) -> Result<(), ProgramError> {
         expect_pda(&self.record, seeds, program_id)?;
         if !is_uninitialized(&self.record) {
             return Err(duplicate);

@@ -16,7 +16,8 @@ pub fn process(input: &Input) -> ProgramResult {
     if !is_valid_action_mask(policy) {
         return Err(ProgramError::InvalidPolicy);
     }
-    let [operator, agent, agent_account, system] = input.accounts::<4>().ok_or(ProgramError::NotEnoughAccounts)?;
+    let [operator, agent, agent_account, system] =
+        input.accounts::<4>().ok_or(ProgramError::NotEnoughAccounts)?;
     let program_id = input.program_id;
     expect_signer(&operator)?;
     expect_writable(&operator)?;

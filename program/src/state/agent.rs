@@ -133,7 +133,8 @@ mod tests {
     #[test]
     fn round_trips_and_counts() {
         let mut data = [0u8; AGENT_ACCOUNT_SIZE];
-        let mut agent = AgentAccount::init(&mut data, 254, 0b0101, &[1; 32], &[2; 32], 1_700_000_000, 9).unwrap();
+        let mut agent =
+            AgentAccount::init(&mut data, 254, 0b0101, &[1; 32], &[2; 32], 1_700_000_000, 9).unwrap();
         agent.record_attestation(1_700_000_001).unwrap();
         agent.record_batch(100, 1_700_000_002).unwrap();
         agent.update(STATUS_SUSPENDED, 0b0001, 1_700_000_003);

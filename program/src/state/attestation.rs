@@ -18,7 +18,12 @@ pub const ATTESTATION_DATA_SIZE: usize = 1 + 1 + (4 + 32) + (4 + 64) + (4 + 32) 
 pub const ATTESTATION_SIZE: usize = SAS_HEADER_SIZE + ATTESTATION_DATA_SIZE + SAS_TRAILER_SIZE;
 
 /// Writes the SAS header; the caller writes `data_len` bytes of data, then `write_sas_trailer`.
-pub fn write_sas_header(w: &mut Writer, nonce: &[u8; 32], addresses: &SasAddresses, data_len: usize) -> Result<(), ProgramError> {
+pub fn write_sas_header(
+    w: &mut Writer,
+    nonce: &[u8; 32],
+    addresses: &SasAddresses,
+    data_len: usize,
+) -> Result<(), ProgramError> {
     w.u8(discriminator::ATTESTATION)?
         .bytes(nonce)?
         .bytes(addresses.credential)?

@@ -3,7 +3,9 @@
 
 use crate::error::ProgramError;
 use crate::merkle::LEAF_DATA_SIZE;
-use crate::state::attestation::{write_sas_header, write_sas_trailer, SasAddresses, SAS_HEADER_SIZE, SAS_TRAILER_SIZE};
+use crate::state::attestation::{
+    write_sas_header, write_sas_trailer, SasAddresses, SAS_HEADER_SIZE, SAS_TRAILER_SIZE,
+};
 use crate::state::discriminator;
 use crate::writer::Writer;
 use crate::Pubkey;

@@ -26,7 +26,15 @@ pub const ATTESTATION_SCHEMA: SchemaSpec = SchemaSpec {
     name: b"BehaviorAttestation",
     description: b"One action of an autonomous agent, signed by the agent's key",
     layout: &[U8, BOOL, BYTES, BYTES, BYTES, I64, U64],
-    field_names: &[b"action_type", b"privacy_mode", b"action_hash", b"agent_signature", b"operator", b"timestamp", b"slot"],
+    field_names: &[
+        b"action_type",
+        b"privacy_mode",
+        b"action_hash",
+        b"agent_signature",
+        b"operator",
+        b"timestamp",
+        b"slot",
+    ],
 };
 
 pub const BATCH_SCHEMA: SchemaSpec = SchemaSpec {
@@ -53,7 +61,10 @@ impl SchemaSpec {
 
     /// discriminator, credential, name, description, layout, field names, is_paused, version
     pub fn size(&self) -> usize {
-        1 + 32 + (4 + self.name.len()) + (4 + self.description.len()) + (4 + self.layout.len())
+        1 + 32
+            + (4 + self.name.len())
+            + (4 + self.description.len())
+            + (4 + self.layout.len())
             + (4 + self.field_names_len())
             + 2
     }
