@@ -75,9 +75,17 @@ export const ABAS_RUNTIME__BLOCKHASH_NOT_FOUND = 2003;
 export const ABAS_RUNTIME__ACCOUNT_IN_USE = 2004;
 export const ABAS_RUNTIME__ALREADY_PROCESSED = 2005;
 export const ABAS_RUNTIME__TRANSACTION_FAILED = 2006;
+export const ABAS_RUNTIME__TRANSACTION_CONFIRMATION_TIMEOUT = 2007;
+export const ABAS_RUNTIME__BLOCK_HEIGHT_EXCEEDED = 2008;
 // ABAS_RUNTIME, 2100-2199: instruction-level failures outside our program
 export const ABAS_RUNTIME__ED25519_SIGNATURE_VERIFICATION_FAILED = 2100;
 export const ABAS_RUNTIME__INSTRUCTION_FAILED = 2101;
+export const ABAS_RUNTIME__INSUFFICIENT_FUNDS_FOR_NEW_ACCOUNT = 2102;
+// ABAS_RUNTIME, 2200-2299: the RPC node and the ledger's state
+export const ABAS_RUNTIME__RPC_REQUEST_FAILED = 2200;
+export const ABAS_RUNTIME__AGENT_NOT_REGISTERED = 2201;
+// ABAS_RUNTIME, 2300-2399: operations that take several transactions
+export const ABAS_RUNTIME__BATCH_LEAVES_NOT_PUBLISHED = 2300;
 
 // ABAS_SDK, 3000-3099: values out of their domain
 export const ABAS_SDK__INVALID_ACTION_TYPE = 3000;
@@ -92,6 +100,9 @@ export const ABAS_SDK__INTEGER_OUT_OF_RANGE = 3007;
 export const ABAS_SDK__INVALID_BYTE_LENGTH = 3100;
 export const ABAS_SDK__INVALID_HEX_STRING_LENGTH = 3101;
 export const ABAS_SDK__INVALID_HEX_STRING_CHARACTERS = 3102;
+export const ABAS_SDK__INVALID_ACTION_HASH = 3103;
+export const ABAS_SDK__INVALID_SALT = 3104;
+export const ABAS_SDK__INVALID_ACTION_PAYLOAD = 3105;
 // ABAS_SDK, 3200-3299: Merkle trees
 export const ABAS_SDK__EMPTY_MERKLE_TREE = 3200;
 export const ABAS_SDK__INVALID_MERKLE_LEAF_INDEX = 3201;
@@ -103,6 +114,45 @@ export const ABAS_SDK__ACCOUNT_DATA_TOO_SHORT = 3303;
 export const ABAS_SDK__MALFORMED_ACCOUNT_DATA = 3304;
 // ABAS_SDK, 3400-3499: keys and signing
 export const ABAS_SDK__INVALID_KEY_PAIR = 3400;
+// ABAS_SDK, 3500-3599: client configuration and call arguments
+export const ABAS_SDK__INVALID_CLIENT_CONFIG = 3500;
+export const ABAS_SDK__INVALID_ARGUMENT = 3501;
+// ABAS_SDK, 3600-3699: JSON canonicalization (RFC 8785)
+export const ABAS_SDK__CANNOT_CANONICALIZE = 3600;
+
+// ABAS_API, 4000-4099: request parameters
+export const ABAS_API__INVALID_PARAMETER = 4000;
+export const ABAS_API__INVALID_CURSOR = 4001;
+export const ABAS_API__INVALID_TIME_RANGE = 4002;
+export const ABAS_API__MALFORMED_REQUEST = 4003;
+// ABAS_API, 4100-4199: API key authentication
+export const ABAS_API__API_KEY_MISSING = 4100;
+export const ABAS_API__API_KEY_MALFORMED = 4101;
+export const ABAS_API__API_KEY_UNKNOWN = 4102;
+export const ABAS_API__API_KEY_REVOKED = 4103;
+// ABAS_API, 4200-4299: rate limits
+export const ABAS_API__RATE_LIMITED = 4200;
+// ABAS_API, 4300-4399: resources that do not exist
+export const ABAS_API__ROUTE_NOT_FOUND = 4300;
+export const ABAS_API__ATTESTATION_NOT_FOUND = 4301;
+export const ABAS_API__AGENT_NOT_FOUND = 4302;
+// ABAS_API, 4400-4499: health check causes (the service cannot serve fresh ledger data)
+export const ABAS_API__DATABASE_UNAVAILABLE = 4400;
+export const ABAS_API__LEDGER_UNREACHABLE = 4401;
+export const ABAS_API__INDEXER_NEVER_RAN = 4402;
+export const ABAS_API__INDEXER_STALE = 4403;
+export const ABAS_API__INDEXER_BEHIND = 4404;
+// ABAS_API, 4500-4599: server failures (details only in the server's log)
+export const ABAS_API__INTERNAL_ERROR = 4500;
+// ABAS_API, 4600-4699: API key management and server configuration
+export const ABAS_API__API_KEY_NOT_FOUND = 4600;
+export const ABAS_API__API_KEY_ALREADY_REVOKED = 4601;
+export const ABAS_API__INVALID_API_KEY_NAME = 4602;
+export const ABAS_API__INVALID_SERVER_CONFIG = 4603;
+// ABAS_API, 4700-4799: the REST client (ApiClient)
+export const ABAS_API__NETWORK_ERROR = 4700;
+export const ABAS_API__REQUEST_TIMEOUT = 4701;
+export const ABAS_API__UNEXPECTED_RESPONSE = 4702;
 
 /** The codes the on-chain program returns as `custom program error`. */
 export type AbasProgramErrorCode =
@@ -153,8 +203,14 @@ export type AbasRuntimeErrorCode =
   | typeof ABAS_RUNTIME__ACCOUNT_IN_USE
   | typeof ABAS_RUNTIME__ALREADY_PROCESSED
   | typeof ABAS_RUNTIME__TRANSACTION_FAILED
+  | typeof ABAS_RUNTIME__TRANSACTION_CONFIRMATION_TIMEOUT
+  | typeof ABAS_RUNTIME__BLOCK_HEIGHT_EXCEEDED
   | typeof ABAS_RUNTIME__ED25519_SIGNATURE_VERIFICATION_FAILED
-  | typeof ABAS_RUNTIME__INSTRUCTION_FAILED;
+  | typeof ABAS_RUNTIME__INSTRUCTION_FAILED
+  | typeof ABAS_RUNTIME__INSUFFICIENT_FUNDS_FOR_NEW_ACCOUNT
+  | typeof ABAS_RUNTIME__RPC_REQUEST_FAILED
+  | typeof ABAS_RUNTIME__AGENT_NOT_REGISTERED
+  | typeof ABAS_RUNTIME__BATCH_LEAVES_NOT_PUBLISHED;
 
 export type AbasSdkErrorCode =
   | typeof ABAS_SDK__INVALID_ACTION_TYPE
@@ -168,6 +224,9 @@ export type AbasSdkErrorCode =
   | typeof ABAS_SDK__INVALID_BYTE_LENGTH
   | typeof ABAS_SDK__INVALID_HEX_STRING_LENGTH
   | typeof ABAS_SDK__INVALID_HEX_STRING_CHARACTERS
+  | typeof ABAS_SDK__INVALID_ACTION_HASH
+  | typeof ABAS_SDK__INVALID_SALT
+  | typeof ABAS_SDK__INVALID_ACTION_PAYLOAD
   | typeof ABAS_SDK__EMPTY_MERKLE_TREE
   | typeof ABAS_SDK__INVALID_MERKLE_LEAF_INDEX
   | typeof ABAS_SDK__UNKNOWN_ACCOUNT_TYPE
@@ -175,7 +234,38 @@ export type AbasSdkErrorCode =
   | typeof ABAS_SDK__INVALID_ACCOUNT_SIZE
   | typeof ABAS_SDK__ACCOUNT_DATA_TOO_SHORT
   | typeof ABAS_SDK__MALFORMED_ACCOUNT_DATA
-  | typeof ABAS_SDK__INVALID_KEY_PAIR;
+  | typeof ABAS_SDK__INVALID_KEY_PAIR
+  | typeof ABAS_SDK__INVALID_CLIENT_CONFIG
+  | typeof ABAS_SDK__INVALID_ARGUMENT
+  | typeof ABAS_SDK__CANNOT_CANONICALIZE;
+
+/** The codes of the REST API, its API keys and its client. */
+export type AbasApiErrorCode =
+  | typeof ABAS_API__INVALID_PARAMETER
+  | typeof ABAS_API__INVALID_CURSOR
+  | typeof ABAS_API__INVALID_TIME_RANGE
+  | typeof ABAS_API__MALFORMED_REQUEST
+  | typeof ABAS_API__API_KEY_MISSING
+  | typeof ABAS_API__API_KEY_MALFORMED
+  | typeof ABAS_API__API_KEY_UNKNOWN
+  | typeof ABAS_API__API_KEY_REVOKED
+  | typeof ABAS_API__RATE_LIMITED
+  | typeof ABAS_API__ROUTE_NOT_FOUND
+  | typeof ABAS_API__ATTESTATION_NOT_FOUND
+  | typeof ABAS_API__AGENT_NOT_FOUND
+  | typeof ABAS_API__DATABASE_UNAVAILABLE
+  | typeof ABAS_API__LEDGER_UNREACHABLE
+  | typeof ABAS_API__INDEXER_NEVER_RAN
+  | typeof ABAS_API__INDEXER_STALE
+  | typeof ABAS_API__INDEXER_BEHIND
+  | typeof ABAS_API__INTERNAL_ERROR
+  | typeof ABAS_API__API_KEY_NOT_FOUND
+  | typeof ABAS_API__API_KEY_ALREADY_REVOKED
+  | typeof ABAS_API__INVALID_API_KEY_NAME
+  | typeof ABAS_API__INVALID_SERVER_CONFIG
+  | typeof ABAS_API__NETWORK_ERROR
+  | typeof ABAS_API__REQUEST_TIMEOUT
+  | typeof ABAS_API__UNEXPECTED_RESPONSE;
 
 /** Every ABAS error code. A code missing here has no message and no context type. */
-export type AbasErrorCode = AbasProgramErrorCode | AbasRuntimeErrorCode | AbasSdkErrorCode;
+export type AbasErrorCode = AbasProgramErrorCode | AbasRuntimeErrorCode | AbasSdkErrorCode | AbasApiErrorCode;

@@ -8,6 +8,12 @@ import type {
   ABAS_RUNTIME__INSUFFICIENT_FUNDS_FOR_RENT,
   ABAS_RUNTIME__TRANSACTION_FAILED,
   ABAS_RUNTIME__TRANSACTION_SIGNATURE_VERIFICATION_FAILED,
+  ABAS_RUNTIME__TRANSACTION_CONFIRMATION_TIMEOUT,
+  ABAS_RUNTIME__BLOCK_HEIGHT_EXCEEDED,
+  ABAS_RUNTIME__INSUFFICIENT_FUNDS_FOR_NEW_ACCOUNT,
+  ABAS_RUNTIME__RPC_REQUEST_FAILED,
+  ABAS_RUNTIME__AGENT_NOT_REGISTERED,
+  ABAS_RUNTIME__BATCH_LEAVES_NOT_PUBLISHED,
   ABAS_SDK__ACCOUNT_DATA_TOO_SHORT,
   ABAS_SDK__EMPTY_MERKLE_TREE,
   ABAS_SDK__INTEGER_OUT_OF_RANGE,
@@ -27,8 +33,41 @@ import type {
   ABAS_SDK__INVALID_PRIVACY_FLAG_TYPE,
   ABAS_SDK__MALFORMED_ACCOUNT_DATA,
   ABAS_SDK__UNKNOWN_ACCOUNT_TYPE,
+  ABAS_SDK__INVALID_ACTION_HASH,
+  ABAS_SDK__INVALID_SALT,
+  ABAS_SDK__INVALID_ACTION_PAYLOAD,
+  ABAS_SDK__INVALID_CLIENT_CONFIG,
+  ABAS_SDK__INVALID_ARGUMENT,
+  ABAS_SDK__CANNOT_CANONICALIZE,
   AbasErrorCode,
   AbasProgramErrorCode,
+} from "./codes.js";
+import type {
+  ABAS_API__INVALID_PARAMETER,
+  ABAS_API__INVALID_CURSOR,
+  ABAS_API__INVALID_TIME_RANGE,
+  ABAS_API__MALFORMED_REQUEST,
+  ABAS_API__API_KEY_MISSING,
+  ABAS_API__API_KEY_MALFORMED,
+  ABAS_API__API_KEY_UNKNOWN,
+  ABAS_API__API_KEY_REVOKED,
+  ABAS_API__RATE_LIMITED,
+  ABAS_API__ROUTE_NOT_FOUND,
+  ABAS_API__ATTESTATION_NOT_FOUND,
+  ABAS_API__AGENT_NOT_FOUND,
+  ABAS_API__DATABASE_UNAVAILABLE,
+  ABAS_API__LEDGER_UNREACHABLE,
+  ABAS_API__INDEXER_NEVER_RAN,
+  ABAS_API__INDEXER_STALE,
+  ABAS_API__INDEXER_BEHIND,
+  ABAS_API__INTERNAL_ERROR,
+  ABAS_API__API_KEY_NOT_FOUND,
+  ABAS_API__API_KEY_ALREADY_REVOKED,
+  ABAS_API__INVALID_API_KEY_NAME,
+  ABAS_API__INVALID_SERVER_CONFIG,
+  ABAS_API__NETWORK_ERROR,
+  ABAS_API__REQUEST_TIMEOUT,
+  ABAS_API__UNEXPECTED_RESPONSE,
 } from "./codes.js";
 import type { ProgramErrorName } from "./program-errors.js";
 
@@ -54,6 +93,20 @@ type SpecifiedContext = { [P in AbasProgramErrorCode]: ProgramErrorContext } & {
     precompileErrorCode: number;
   };
   [ABAS_RUNTIME__INSTRUCTION_FAILED]: { instructionIndex: number; instructionError: string };
+  [ABAS_RUNTIME__TRANSACTION_CONFIRMATION_TIMEOUT]: { signature: string; timeoutMs: number };
+  [ABAS_RUNTIME__BLOCK_HEIGHT_EXCEEDED]: { attempts: number };
+  [ABAS_RUNTIME__INSUFFICIENT_FUNDS_FOR_NEW_ACCOUNT]: { instructionIndex: number };
+  [ABAS_RUNTIME__RPC_REQUEST_FAILED]: { method: string };
+  [ABAS_RUNTIME__AGENT_NOT_REGISTERED]: { agent: string };
+  // The receipts hold the proofs and salts of a batch whose root is already recorded: the caller
+  // needs them to finish publishing, and they exist nowhere else.
+  [ABAS_RUNTIME__BATCH_LEAVES_NOT_PUBLISHED]: {
+    batchAddress: string;
+    commitSignature: string;
+    leavesPublished: number;
+    itemCount: number;
+    receipts: readonly unknown[];
+  };
 
   [ABAS_SDK__INVALID_ACTION_TYPE]: { actionType: unknown };
   [ABAS_SDK__INVALID_ACTION_TYPE_MASK]: { mask: unknown };
@@ -79,6 +132,39 @@ type SpecifiedContext = { [P in AbasProgramErrorCode]: ProgramErrorContext } & {
   };
   [ABAS_SDK__MALFORMED_ACCOUNT_DATA]: AccountDecodingContext & { field: string; reason: string };
   [ABAS_SDK__INVALID_KEY_PAIR]: { reason: string };
+  [ABAS_SDK__INVALID_ACTION_HASH]: { field: string; reason: string };
+  // The reason only, never the value: a salt is a secret.
+  [ABAS_SDK__INVALID_SALT]: { reason: string };
+  [ABAS_SDK__INVALID_ACTION_PAYLOAD]: { reason: string };
+  [ABAS_SDK__INVALID_CLIENT_CONFIG]: { field: string; reason: string };
+  [ABAS_SDK__INVALID_ARGUMENT]: { argument: string; reason: string };
+  [ABAS_SDK__CANNOT_CANONICALIZE]: { path: string; reason: string };
+
+  [ABAS_API__INVALID_PARAMETER]: { parameter: string; reason: string };
+  [ABAS_API__INVALID_CURSOR]: { reason: string };
+  [ABAS_API__INVALID_TIME_RANGE]: { since: number; until: number };
+  [ABAS_API__MALFORMED_REQUEST]: { reason: string };
+  [ABAS_API__API_KEY_MISSING]: undefined;
+  [ABAS_API__API_KEY_MALFORMED]: { reason: string };
+  [ABAS_API__API_KEY_UNKNOWN]: undefined;
+  [ABAS_API__API_KEY_REVOKED]: undefined;
+  [ABAS_API__RATE_LIMITED]: { limit: number; windowSeconds: number; retryAfterSeconds: number };
+  [ABAS_API__ROUTE_NOT_FOUND]: { method: string; path: string };
+  [ABAS_API__ATTESTATION_NOT_FOUND]: { id: string };
+  [ABAS_API__AGENT_NOT_FOUND]: { agent: string };
+  [ABAS_API__DATABASE_UNAVAILABLE]: undefined;
+  [ABAS_API__LEDGER_UNREACHABLE]: { reason: string };
+  [ABAS_API__INDEXER_NEVER_RAN]: undefined;
+  [ABAS_API__INDEXER_STALE]: { secondsSinceHeartbeat: number; staleAfterSeconds: number };
+  [ABAS_API__INDEXER_BEHIND]: { lagSlots: number; maxLagSlots: number };
+  [ABAS_API__INTERNAL_ERROR]: { requestId: string };
+  [ABAS_API__API_KEY_NOT_FOUND]: { id: string };
+  [ABAS_API__API_KEY_ALREADY_REVOKED]: { id: string };
+  [ABAS_API__INVALID_API_KEY_NAME]: { reason: string };
+  [ABAS_API__INVALID_SERVER_CONFIG]: { variable: string; reason: string };
+  [ABAS_API__NETWORK_ERROR]: { url: string };
+  [ABAS_API__REQUEST_TIMEOUT]: { url: string; timeoutMs: number };
+  [ABAS_API__UNEXPECTED_RESPONSE]: { status: number; reason: string };
 };
 
 /**

@@ -46,6 +46,12 @@ import {
   ABAS_RUNTIME__INSUFFICIENT_FUNDS_FOR_RENT,
   ABAS_RUNTIME__TRANSACTION_FAILED,
   ABAS_RUNTIME__TRANSACTION_SIGNATURE_VERIFICATION_FAILED,
+  ABAS_RUNTIME__TRANSACTION_CONFIRMATION_TIMEOUT,
+  ABAS_RUNTIME__BLOCK_HEIGHT_EXCEEDED,
+  ABAS_RUNTIME__INSUFFICIENT_FUNDS_FOR_NEW_ACCOUNT,
+  ABAS_RUNTIME__RPC_REQUEST_FAILED,
+  ABAS_RUNTIME__AGENT_NOT_REGISTERED,
+  ABAS_RUNTIME__BATCH_LEAVES_NOT_PUBLISHED,
   ABAS_SDK__ACCOUNT_DATA_TOO_SHORT,
   ABAS_SDK__EMPTY_MERKLE_TREE,
   ABAS_SDK__INTEGER_OUT_OF_RANGE,
@@ -65,7 +71,40 @@ import {
   ABAS_SDK__INVALID_PRIVACY_FLAG_TYPE,
   ABAS_SDK__MALFORMED_ACCOUNT_DATA,
   ABAS_SDK__UNKNOWN_ACCOUNT_TYPE,
+  ABAS_SDK__INVALID_ACTION_HASH,
+  ABAS_SDK__INVALID_SALT,
+  ABAS_SDK__INVALID_ACTION_PAYLOAD,
+  ABAS_SDK__INVALID_CLIENT_CONFIG,
+  ABAS_SDK__INVALID_ARGUMENT,
+  ABAS_SDK__CANNOT_CANONICALIZE,
   type AbasErrorCode,
+} from "./codes.js";
+import {
+  ABAS_API__INVALID_PARAMETER,
+  ABAS_API__INVALID_CURSOR,
+  ABAS_API__INVALID_TIME_RANGE,
+  ABAS_API__MALFORMED_REQUEST,
+  ABAS_API__API_KEY_MISSING,
+  ABAS_API__API_KEY_MALFORMED,
+  ABAS_API__API_KEY_UNKNOWN,
+  ABAS_API__API_KEY_REVOKED,
+  ABAS_API__RATE_LIMITED,
+  ABAS_API__ROUTE_NOT_FOUND,
+  ABAS_API__ATTESTATION_NOT_FOUND,
+  ABAS_API__AGENT_NOT_FOUND,
+  ABAS_API__DATABASE_UNAVAILABLE,
+  ABAS_API__LEDGER_UNREACHABLE,
+  ABAS_API__INDEXER_NEVER_RAN,
+  ABAS_API__INDEXER_STALE,
+  ABAS_API__INDEXER_BEHIND,
+  ABAS_API__INTERNAL_ERROR,
+  ABAS_API__API_KEY_NOT_FOUND,
+  ABAS_API__API_KEY_ALREADY_REVOKED,
+  ABAS_API__INVALID_API_KEY_NAME,
+  ABAS_API__INVALID_SERVER_CONFIG,
+  ABAS_API__NETWORK_ERROR,
+  ABAS_API__REQUEST_TIMEOUT,
+  ABAS_API__UNEXPECTED_RESPONSE,
 } from "./codes.js";
 
 /**
@@ -130,6 +169,16 @@ export const AbasErrorMessages: Readonly<{ [P in AbasErrorCode]: string }> = {
   [ABAS_RUNTIME__ED25519_SIGNATURE_VERIFICATION_FAILED]:
     "The Ed25519 precompile (instruction #$instructionIndex) rejected the signature (precompile error $precompileErrorCode)",
   [ABAS_RUNTIME__INSTRUCTION_FAILED]: "Instruction #$instructionIndex failed: $instructionError",
+  [ABAS_RUNTIME__TRANSACTION_CONFIRMATION_TIMEOUT]:
+    "Transaction $signature was not confirmed within $timeoutMs ms; it may still land, look it up before sending it again",
+  [ABAS_RUNTIME__BLOCK_HEIGHT_EXCEEDED]:
+    "The transaction's blockhash expired before it was confirmed, $attempts times in a row",
+  [ABAS_RUNTIME__INSUFFICIENT_FUNDS_FOR_NEW_ACCOUNT]:
+    "The payer has too few lamports for the rent of the account that instruction #$instructionIndex creates",
+  [ABAS_RUNTIME__RPC_REQUEST_FAILED]: "The RPC request $method failed",
+  [ABAS_RUNTIME__AGENT_NOT_REGISTERED]: "Agent $agent is not registered with this program",
+  [ABAS_RUNTIME__BATCH_LEAVES_NOT_PUBLISHED]:
+    "Batch $batchAddress is recorded (transaction $commitSignature) but only $leavesPublished of its $itemCount leaves are published; the receipts are in this error's context",
 
   [ABAS_SDK__INVALID_ACTION_TYPE]:
     "Invalid action type $actionType: expected 0 (Transaction), 1 (ToolCall), 2 (Decision) or 3 (ModelInvocation)",
@@ -158,4 +207,41 @@ export const AbasErrorMessages: Readonly<{ [P in AbasErrorCode]: string }> = {
     "$accountType account data ends before its $field field: it needs $requiredSize bytes, got $actualSize",
   [ABAS_SDK__MALFORMED_ACCOUNT_DATA]: "$accountType account field $field is malformed: $reason",
   [ABAS_SDK__INVALID_KEY_PAIR]: "Invalid key pair: $reason",
+  [ABAS_SDK__INVALID_ACTION_HASH]:
+    "$field must be a SHA-256 hash written as 64 hexadecimal characters: $reason",
+  [ABAS_SDK__INVALID_SALT]: "The salt must be 32 bytes written as 64 hexadecimal characters: $reason",
+  [ABAS_SDK__INVALID_ACTION_PAYLOAD]: "Invalid action payload: $reason",
+  [ABAS_SDK__INVALID_CLIENT_CONFIG]: "Invalid client configuration $field: $reason",
+  [ABAS_SDK__INVALID_ARGUMENT]: "Invalid argument $argument: $reason",
+  [ABAS_SDK__CANNOT_CANONICALIZE]: "Cannot canonicalize the value at $path: $reason",
+
+  [ABAS_API__INVALID_PARAMETER]: "Invalid parameter $parameter: $reason",
+  [ABAS_API__INVALID_CURSOR]: "The cursor is not one this API issued ($reason); start again without a cursor",
+  [ABAS_API__INVALID_TIME_RANGE]: "since ($since) must be earlier than until ($until)",
+  [ABAS_API__MALFORMED_REQUEST]: "The request is malformed: $reason",
+  [ABAS_API__API_KEY_MISSING]:
+    'This route needs an API key: send "Authorization: Bearer <key>" or "X-API-Key: <key>"',
+  [ABAS_API__API_KEY_MALFORMED]: "The API key is malformed: $reason",
+  [ABAS_API__API_KEY_UNKNOWN]: "The API key is not known to this service",
+  [ABAS_API__API_KEY_REVOKED]: "The API key was revoked",
+  [ABAS_API__RATE_LIMITED]:
+    "Rate limit of $limit requests per $windowSeconds s reached for this API key; retry in $retryAfterSeconds s",
+  [ABAS_API__ROUTE_NOT_FOUND]: "No route $method $path",
+  [ABAS_API__ATTESTATION_NOT_FOUND]: "No attestation with id or transaction signature $id is indexed",
+  [ABAS_API__AGENT_NOT_FOUND]: "No agent $agent is indexed",
+  [ABAS_API__DATABASE_UNAVAILABLE]: "The database does not answer",
+  [ABAS_API__LEDGER_UNREACHABLE]: "The ledger RPC node does not answer getSlot: $reason",
+  [ABAS_API__INDEXER_NEVER_RAN]: "The indexer has not recorded any progress in this database yet",
+  [ABAS_API__INDEXER_STALE]:
+    "The indexer last reported $secondsSinceHeartbeat s ago (stale after $staleAfterSeconds s)",
+  [ABAS_API__INDEXER_BEHIND]:
+    "The indexer is $lagSlots slots behind the ledger (at most $maxLagSlots allowed)",
+  [ABAS_API__INTERNAL_ERROR]: "The server met an unexpected error; it is logged under request id $requestId",
+  [ABAS_API__API_KEY_NOT_FOUND]: "No API key with id $id",
+  [ABAS_API__API_KEY_ALREADY_REVOKED]: "API key $id is already revoked",
+  [ABAS_API__INVALID_API_KEY_NAME]: "Invalid API key name: $reason",
+  [ABAS_API__INVALID_SERVER_CONFIG]: "Invalid server configuration $variable: $reason",
+  [ABAS_API__NETWORK_ERROR]: "The request to $url failed before an HTTP response arrived",
+  [ABAS_API__REQUEST_TIMEOUT]: "The request to $url got no response within $timeoutMs ms",
+  [ABAS_API__UNEXPECTED_RESPONSE]: "The API answered HTTP $status with an unexpected body: $reason",
 };

@@ -25,3 +25,4 @@ export * from "./merkle.js";
 export * from "./messages.js";
 export * from "./schemas.js";
 export * from "./upgradeable-loader.js";
+export * from "./plain-numbers.js";

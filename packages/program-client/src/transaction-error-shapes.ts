@@ -80,8 +80,11 @@ const isErrorName = (value: string): boolean => /^[A-Z][A-Za-z0-9]*$/.test(value
 
 type AnyObject = Record<string, unknown>;
 const isObject = (value: unknown): value is AnyObject => typeof value === "object" && value !== null;
-const isIndex = (value: unknown): value is number =>
-  typeof value === "number" && Number.isInteger(value) && value >= 0;
+/** A non-negative integer index or code as a number; kit's RPC responses give them as bigints. */
+function toIndex(value: unknown): number | undefined {
+  const number = typeof value === "bigint" ? Number(value) : value;
+  return typeof number === "number" && Number.isSafeInteger(number) && number >= 0 ? number : undefined;
+}
 
 function callMethod(target: AnyObject, method: string): unknown {
   const fn = target[method];
@@ -91,8 +94,8 @@ function callMethod(target: AnyObject, method: string): unknown {
 /** The detail of an instruction error: `{ Custom: n }` (RPC), `{ code: n }` (litesvm), a name, or a number. */
 function instructionFailure(instructionIndex: number, detail: unknown): TransactionFailure {
   if (isObject(detail)) {
-    const customCode = detail.Custom ?? detail.code;
-    if (isIndex(customCode)) {
+    const customCode = toIndex(detail.Custom ?? detail.code);
+    if (customCode !== undefined) {
       return { kind: "instruction", instructionIndex, customCode, description: `Custom(${customCode})` };
     }
     const [name] = Object.keys(detail);
@@ -110,20 +113,21 @@ function fromSolanaError(
     return { kind: "instruction", instructionIndex: index, customCode: code, description: `Custom(${code})` };
   }
   const code = error.context.__code;
+  const instructionIndex = toIndex(error.context.index);
   if (
     typeof code === "number" &&
     code >= SOLANA_ERROR__INSTRUCTION_ERROR__UNKNOWN &&
     code < SOLANA_ERROR__INSTRUCTION_ERROR__UNKNOWN + KIT_INSTRUCTION_ERROR_RANGE_SIZE &&
-    isIndex(error.context.index)
+    instructionIndex !== undefined
   ) {
-    return { kind: "instruction", instructionIndex: error.context.index, description: String(error.message) };
+    return { kind: "instruction", instructionIndex, description: String(error.message) };
   }
   const name = typeof code === "number" ? KIT_TRANSACTION_ERROR_NAMES.get(code) : undefined;
   if (name !== undefined) {
-    const { accountIndex } = error.context;
-    return isIndex(accountIndex)
-      ? { kind: "transaction", name, accountIndex }
-      : { kind: "transaction", name };
+    const accountIndex = toIndex(error.context.accountIndex);
+    return accountIndex === undefined
+      ? { kind: "transaction", name }
+      : { kind: "transaction", name, accountIndex };
   }
   return describeTransactionFailure(error.cause, depth + 1);
 }
@@ -134,30 +138,34 @@ function fromObject(error: AnyObject, depth: number): TransactionFailure | undef
   }
   // RPC JSON
   const rpcInstructionError = error.InstructionError;
-  if (Array.isArray(rpcInstructionError) && isIndex(rpcInstructionError[0])) {
-    return instructionFailure(rpcInstructionError[0], rpcInstructionError[1]);
+  const rpcInstructionIndex = Array.isArray(rpcInstructionError)
+    ? toIndex(rpcInstructionError[0])
+    : undefined;
+  if (Array.isArray(rpcInstructionError) && rpcInstructionIndex !== undefined) {
+    return instructionFailure(rpcInstructionIndex, rpcInstructionError[1]);
   }
-  if (isObject(error.InsufficientFundsForRent) && isIndex(error.InsufficientFundsForRent.account_index)) {
-    return {
-      kind: "transaction",
-      name: "InsufficientFundsForRent",
-      accountIndex: error.InsufficientFundsForRent.account_index,
-    };
+  const rentAccountIndex = isObject(error.InsufficientFundsForRent)
+    ? toIndex(error.InsufficientFundsForRent.account_index)
+    : undefined;
+  if (rentAccountIndex !== undefined) {
+    return { kind: "transaction", name: "InsufficientFundsForRent", accountIndex: rentAccountIndex };
   }
   // litesvm: FailedTransactionMetadata, then TransactionErrorInstructionError
   if (typeof error.meta === "function" && typeof error.err === "function") {
     return describeTransactionFailure(callMethod(error, "err"), depth + 1);
   }
-  if (isIndex(error.index) && typeof error.err === "function") {
-    return instructionFailure(error.index, callMethod(error, "err"));
+  const litesvmInstructionIndex = toIndex(error.index);
+  if (litesvmInstructionIndex !== undefined && typeof error.err === "function") {
+    return instructionFailure(litesvmInstructionIndex, callMethod(error, "err"));
   }
   // litesvm's other transaction errors are classes named TransactionError<Name>
   const className = (error.constructor as { name?: unknown } | undefined)?.name;
   if (typeof className === "string" && className.startsWith("TransactionError") && className.length > 16) {
     const name = className.slice("TransactionError".length);
-    return isIndex(error.accountIndex)
-      ? { kind: "transaction", name, accountIndex: error.accountIndex }
-      : { kind: "transaction", name };
+    const accountIndex = toIndex(error.accountIndex);
+    return accountIndex === undefined
+      ? { kind: "transaction", name }
+      : { kind: "transaction", name, accountIndex };
   }
   if (error instanceof Error) return describeTransactionFailure(error.cause, depth + 1);
   // Any other RPC enum variant with data, such as { DuplicateInstruction: 2 }

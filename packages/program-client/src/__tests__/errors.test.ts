@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
 import {
+  ABAS_PROGRAM__ACTION_TYPE_NOT_ALLOWED,
   ABAS_PROGRAM__AGENT_REVOKED,
   ABAS_PROGRAM__MESSAGE_MISMATCH,
   ABAS_RUNTIME__ACCOUNT_IN_USE,
@@ -75,6 +76,16 @@ describe("getProgramErrorFromTransactionError", () => {
     assert.equal(error?.context.programErrorName, "AgentRevoked");
     assert.equal(error?.context.instructionIndex, 1);
     assert.equal(error?.cause, rpcError);
+  });
+
+  it("names a custom program error in the RPC JSON kit returns, where numbers are bigints", () => {
+    // Given the error as @solana/kit's RPC hands it over: indexes and codes as bigints
+    const kitRpcError = { InstructionError: [1n, { Custom: 1204n }] };
+    // When it is mapped
+    const error = getProgramErrorFromTransactionError(kitRpcError);
+    // Then it is the named program error at instruction 1
+    assertCode(error, ABAS_PROGRAM__ACTION_TYPE_NOT_ALLOWED);
+    assert.equal(error?.context.instructionIndex, 1);
   });
 
   it("names a custom program error in a litesvm failed transaction", () => {

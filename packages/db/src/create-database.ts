@@ -1,0 +1,81 @@
+/**
+ * Opens the database: SQLite (better-sqlite3, a file, the embedded default) or PostgreSQL when a
+ * `postgres://` URL is given. Both go through the same Kysely query layer.
+ */
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import SqliteDatabase from "better-sqlite3";
+import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
+import pg from "pg";
+import type { Database } from "./schema.js";
+
+export type Dialect = "sqlite" | "postgres";
+
+export interface DatabaseHandle {
+  readonly db: Kysely<Database>;
+  readonly dialect: Dialect;
+  /** Where it lives, without credentials: the SQLite file or the PostgreSQL host and database. */
+  readonly description: string;
+  close(): Promise<void>;
+}
+
+export interface OpenDatabaseOptions {
+  /** `postgres://…` or `postgresql://…` for PostgreSQL; otherwise a SQLite file path (or `:memory:`). */
+  readonly url: string;
+  /** PostgreSQL pool size. */
+  readonly maxConnections?: number;
+  /**
+   * Told when an idle PostgreSQL connection breaks (server restart, terminated backend). The pool
+   * drops that connection and the next query opens a new one; without a listener the error would
+   * be unhandled and end the process.
+   */
+  readonly onConnectionError?: (error: Error) => void;
+}
+
+const PG_INT8 = 20;
+
+export function openDatabase(options: OpenDatabaseOptions): DatabaseHandle {
+  return isPostgresUrl(options.url) ? openPostgres(options) : openSqlite(options.url);
+}
+
+export function isPostgresUrl(url: string): boolean {
+  return /^postgres(ql)?:\/\//.test(url);
+}
+
+function openSqlite(file: string): DatabaseHandle {
+  if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
+  const sqlite = new SqliteDatabase(file);
+  // WAL: readers never block the writer; a killed process loses no committed transaction.
+  sqlite.pragma("journal_mode = WAL");
+  sqlite.pragma("synchronous = NORMAL");
+  sqlite.pragma("busy_timeout = 5000");
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, dialect: "sqlite", description: `sqlite ${file}`, close: () => db.destroy() };
+}
+
+function openPostgres(options: OpenDatabaseOptions): DatabaseHandle {
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.maxConnections ?? 10,
+    // bigint columns hold slots, unix times and counters: all far below 2^53, so read as numbers.
+    types: {
+      getTypeParser: ((oid: number, format?: "text" | "binary") =>
+        oid === PG_INT8
+          ? (value: string) => Number(value)
+          : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    },
+  });
+  const reportConnectionError = (error: Error) => options.onConnectionError?.(error);
+  // Idle connections report on the pool, connections in use (a held advisory lock, a running
+  // query) on themselves: listen on both, so a broken connection fails its query, not the process.
+  pool.on("error", reportConnectionError);
+  pool.on("connect", (client) => client.on("error", reportConnectionError));
+  const url = new URL(options.url);
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    dialect: "postgres",
+    description: `postgres ${url.hostname}:${url.port || 5432}${url.pathname}`,
+    close: () => db.destroy(),
+  };
+}

@@ -1,0 +1,6 @@
+export * from "./create-database.js";
+export * from "./migrate.js";
+export * from "./schema.js";
+export * from "./api-keys.js";
+export * from "./queries/index.js";
+export * from "./reputation.js";

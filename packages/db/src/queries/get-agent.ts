@@ -1,0 +1,128 @@
+/** One agent's profile: its on-chain state, policy, activity metrics and reputation. */
+import type { Kysely } from "kysely";
+
+import { computeReputation, type Reputation } from "../reputation.js";
+import type { AgentRow, Database } from "../schema.js";
+import { actionTypeNamesFromMask, type ActionTypeName } from "./action-types.js";
+import { getAgentActivity } from "./agent-metrics.js";
+import { getNewestLedgerTime } from "./ledger-time.js";
+
+export interface AgentMetrics {
+  /** Indexed attestations: singles plus batch items whose leaves are published and verified. */
+  readonly attestations: {
+    readonly total: number;
+    readonly single: number;
+    readonly batchItems: number;
+    readonly byActionType: Record<ActionTypeName, number>;
+  };
+  /** The counters of the agent's on-chain account. */
+  readonly ledgerCounters: {
+    readonly singleAttestations: number;
+    readonly batches: number;
+    readonly batchItems: number;
+    /** Ledger unix seconds, null when it never attested. */
+    readonly lastAttestedAt: number | null;
+  };
+  readonly firstSeenAt: number | null;
+  readonly lastSeenAt: number | null;
+  readonly recent: {
+    /** The ledger time the windows end at: the newest timestamp in the database. */
+    readonly referenceTime: number;
+    readonly last24h: number;
+    readonly last7d: number;
+    readonly activeDaysLast30: number;
+  };
+  readonly privacy: {
+    readonly count: number;
+    /** privacy count / total, 0 when there is no attestation. */
+    readonly share: number;
+  };
+  readonly policyViolations: number;
+}
+
+export interface AgentProfile {
+  /** The agent's public key. */
+  readonly agent: string;
+  /** Its Agent account (PDA). */
+  readonly address: string;
+  readonly operator: string;
+  readonly status: AgentRow["status"];
+  readonly policy: {
+    readonly allowedActionTypes: ActionTypeName[];
+  };
+  readonly registeredAt: number;
+  readonly registeredSlot: number;
+  readonly updatedAt: number;
+  /** The slot of the ledger state this profile reflects. */
+  readonly stateSlot: number;
+  readonly metrics: AgentMetrics;
+  readonly reputation: Reputation;
+}
+
+/** By the agent's public key or its Agent account address; undefined when not indexed. */
+export async function getAgent(
+  db: Kysely<Database>,
+  agentOrAddress: string,
+): Promise<AgentProfile | undefined> {
+  const row = await db
+    .selectFrom("agents")
+    .selectAll()
+    .where((eb) => eb.or([eb("agent", "=", agentOrAddress), eb("address", "=", agentOrAddress)]))
+    .executeTakeFirst();
+  if (row === undefined) return undefined;
+
+  // The agent row itself is a ledger fact, so the reference time exists whenever an agent does.
+  const referenceTime = (await getNewestLedgerTime(db)) ?? Number(row.updated_at);
+  const activity = await getAgentActivity(db, row.agent, referenceTime);
+  const lastAttestedAt = row.last_attested_at === null ? null : Number(row.last_attested_at);
+  const policyViolations = Number(row.policy_violation_count);
+
+  return {
+    agent: row.agent,
+    address: row.address,
+    operator: row.operator,
+    status: row.status,
+    policy: { allowedActionTypes: actionTypeNamesFromMask(Number(row.allowed_action_types)) },
+    registeredAt: Number(row.registered_at),
+    registeredSlot: Number(row.registered_slot),
+    updatedAt: Number(row.updated_at),
+    stateSlot: Number(row.state_slot),
+    metrics: {
+      attestations: {
+        total: activity.total,
+        single: activity.single,
+        batchItems: activity.batchItems,
+        byActionType: activity.byActionType,
+      },
+      ledgerCounters: {
+        singleAttestations: Number(row.attestation_count),
+        batches: Number(row.batch_count),
+        batchItems: Number(row.batch_item_count),
+        // The account stores 0 for "never".
+        lastAttestedAt: lastAttestedAt === 0 ? null : lastAttestedAt,
+      },
+      firstSeenAt: activity.firstSeenAt,
+      lastSeenAt: activity.lastSeenAt,
+      recent: {
+        referenceTime,
+        last24h: activity.last24h,
+        last7d: activity.last7d,
+        activeDaysLast30: activity.activeDaysLast30,
+      },
+      privacy: {
+        count: activity.privacyCount,
+        share:
+          activity.total === 0 ? 0 : Math.round((activity.privacyCount / activity.total) * 10_000) / 10_000,
+      },
+      policyViolations,
+    },
+    reputation: computeReputation({
+      status: row.status,
+      registeredAt: Number(row.registered_at),
+      attestationCount: activity.total,
+      activeDaysInWindow: activity.activeDaysLast30,
+      policyViolations,
+      referenceTime,
+    }),
+  };
+}

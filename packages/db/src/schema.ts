@@ -1,0 +1,144 @@
+/**
+ * The database, table by table: the one description of what the indexer writes and the API reads.
+ * Integers that can exceed 2^31 are `bigint` columns read back as JS numbers (safe up to 2^53:
+ * slots, unix seconds and counters stay far below). Booleans are stored as 0/1 integers so both
+ * dialects return the same values. Addresses and signatures are base58 text, hashes lowercase hex.
+ */
+import type { Generated, Insertable, Selectable, Updateable } from "kysely";
+
+/** One registered agent, as its on-chain Agent account last stood, plus ledger facts about it. */
+export interface AgentsTable {
+  /** The agent's public key. */
+  agent: string;
+  /** The Agent account (PDA ["agent", agent]). */
+  address: string;
+  operator: string;
+  status: "active" | "suspended" | "revoked";
+  /** Bit mask of allowed action types (bit t = type t). */
+  allowed_action_types: number;
+  registered_at: number;
+  registered_slot: number;
+  updated_at: number;
+  attestation_count: number;
+  batch_count: number;
+  batch_item_count: number;
+  last_attested_at: number | null;
+  /** Attempts by this agent's operator that the program refused for policy or status reasons. */
+  policy_violation_count: number;
+  /** Slot of the ledger state these columns reflect; older states never overwrite newer ones. */
+  state_slot: number;
+}
+
+/** One attested action: a single attestation, or one item of a verified batch. */
+export interface AttestationsTable {
+  /** Insertion order; with `slot` it makes the stable keyset for "newest first" pagination. */
+  seq: Generated<number>;
+  /** Public id: the attestation account address, or `<batch address>:<index>` for a batch item. */
+  id: string;
+  kind: "single" | "batch";
+  agent: string;
+  operator: string;
+  action_type: "Transaction" | "ToolCall" | "Decision" | "ModelInvocation";
+  /** 1 when `stored_hash` is a salted commitment (privacy mode). */
+  privacy: number;
+  /** The hash the ledger stores: the action hash, or the commitment in privacy mode. */
+  stored_hash: string;
+  /** The agent's Ed25519 signature (base58): of the attest message, or of the batch root. */
+  agent_signature: string;
+  /** The transaction that recorded it (for a batch item: the batch commit transaction). */
+  tx_signature: string;
+  slot: number;
+  /** The ledger's unix timestamp when it was recorded. */
+  timestamp: number;
+  batch_address: string | null;
+  batch_index: number | null;
+  merkle_root: string | null;
+  /** Unix milliseconds when the indexer wrote the row. */
+  indexed_at: number;
+}
+
+/** One batch commitment and how far its leaves are published. */
+export interface BatchesTable {
+  address: string;
+  agent: string;
+  operator: string;
+  merkle_root: string;
+  item_count: number;
+  action_types: number;
+  agent_signature: string;
+  tx_signature: string;
+  slot: number;
+  timestamp: number;
+  leaves_published: number;
+  /** 1 once every leaf is published (the program then has verified them against the root). */
+  complete: number;
+  /** 1 once the batch's items are in `attestations`. */
+  items_indexed: number;
+}
+
+/** Every ABAS program transaction the indexer has applied, so each is applied exactly once. */
+export interface ProcessedTransactionsTable {
+  signature: string;
+  slot: number;
+  /** 1 when the transaction failed on the ledger. */
+  failed: number;
+  processed_at: number;
+}
+
+/** The indexer's checkpoint and status, as key/value pairs (see IndexerStateKey). */
+export interface IndexerStateTable {
+  key: string;
+  value: string;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  name: string;
+  /** The first characters of the key, shown in listings so a user can tell keys apart. */
+  prefix: string;
+  /** SHA-256 (hex) of the whole key; the key itself is never stored. */
+  key_hash: string;
+  /** Who created it: an operator's wallet address, or "cli". */
+  owner: string;
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
+export interface Database {
+  agents: AgentsTable;
+  attestations: AttestationsTable;
+  batches: BatchesTable;
+  processed_transactions: ProcessedTransactionsTable;
+  indexer_state: IndexerStateTable;
+  api_keys: ApiKeysTable;
+}
+
+export type AgentRow = Selectable<AgentsTable>;
+export type NewAgentRow = Insertable<AgentsTable>;
+export type AgentRowUpdate = Updateable<AgentsTable>;
+export type AttestationRow = Selectable<AttestationsTable>;
+export type NewAttestationRow = Insertable<AttestationsTable>;
+export type BatchRow = Selectable<BatchesTable>;
+export type NewBatchRow = Insertable<BatchesTable>;
+export type ApiKeyRow = Selectable<ApiKeysTable>;
+
+/** The keys of `indexer_state`. The indexer writes them; the API's health route reads them. */
+export const IndexerStateKey = {
+  /** The newest program transaction signature applied (the `until` of the next poll). */
+  CursorSignature: "cursor_signature",
+  /** Its slot. */
+  CursorSlot: "cursor_slot",
+  /** The ledger slot up to which everything has been applied (the slot of the last full poll). */
+  IndexedSlot: "indexed_slot",
+  /** Unix ms when the last new transaction was applied. */
+  LastIngestAt: "last_ingest_at",
+  /** Unix ms of the last successful poll, new transactions or not. */
+  HeartbeatAt: "heartbeat_at",
+  /** The last error the indexer met (empty when the last poll succeeded), and when. */
+  LastError: "last_error",
+  LastErrorAt: "last_error_at",
+  /** With PostgreSQL: the id of the indexer instance that holds the leader lock. */
+  Leader: "leader",
+} as const;
+export type IndexerStateKey = (typeof IndexerStateKey)[keyof typeof IndexerStateKey];

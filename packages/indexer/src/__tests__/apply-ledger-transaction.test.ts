@@ -1,0 +1,181 @@
+/**
+ * The database side of applying one ledger transaction, on a real (in-memory) SQLite database
+ * with hand-made transactions and account snapshots.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+
+import { IndexerStateKey, migrateToLatest, openDatabase, type DatabaseHandle } from "@abas/db";
+import { AgentStatus } from "@abas/program-client";
+import { address, getAddressEncoder, type Address, type Signature } from "@solana/kit";
+
+import type { AccountSnapshot } from "../account-snapshot.js";
+import { applyLedgerTransaction } from "../apply-ledger-transaction.js";
+import { createIndexerLogger } from "../logger.js";
+import type { ProgramTransaction } from "../transaction-decoder.js";
+
+const OPERATOR = address("CGgnS9ZSpbfykiWCyBhvn2eMEbfCNdyGU9jzFQGysv6V");
+const AGENT = address("2qCLrCwU8g1Qg6T5MqXNQ8ujJL3dodVHUS1gKeJCAW1b");
+const AGENT_ACCOUNT = address("83NdANHnkAty7jqUaMVthZZvok2ChgLD6gUaDf2DZBRD");
+const logger = createIndexerLogger("silent");
+
+/** The 128 bytes of an Agent account (docs/program.md). */
+function agentAccountBytes(status: number, attestationCount: bigint): Uint8Array {
+  const bytes = new Uint8Array(128);
+  const view = new DataView(bytes.buffer);
+  bytes.set([16, 1, 255, status, 0b1111]);
+  bytes.set(getAddressEncoder().encode(OPERATOR), 8);
+  bytes.set(getAddressEncoder().encode(AGENT), 40);
+  view.setBigInt64(72, 1_700_000_000n, true);
+  view.setBigUint64(80, 5n, true);
+  view.setBigInt64(88, 1_700_000_100n, true);
+  view.setBigUint64(96, attestationCount, true);
+  view.setBigInt64(120, attestationCount > 0n ? 1_700_000_200n : 0n, true);
+  return bytes;
+}
+
+function snapshot(slot: bigint, accounts: Record<Address, Uint8Array>): AccountSnapshot {
+  return { slot, dataOf: (account) => accounts[account] };
+}
+
+let signatures = 0;
+function transaction(
+  name: "register_agent" | "update_agent" | "attest",
+  error: unknown = null,
+): ProgramTransaction {
+  signatures += 1;
+  const accounts = name === "register_agent" ? [OPERATOR, AGENT, AGENT_ACCOUNT] : [OPERATOR, AGENT_ACCOUNT];
+  return {
+    signature: `sig${signatures}` as Signature,
+    slot: BigInt(signatures),
+    error,
+    instructions: [
+      {
+        index: 0,
+        name,
+        accounts,
+        data: new Uint8Array([name === "register_agent" ? 1 : name === "update_agent" ? 2 : 3]),
+      },
+    ],
+  };
+}
+
+describe("applyLedgerTransaction", () => {
+  let database: DatabaseHandle;
+
+  before(async () => {
+    database = openDatabase({ url: ":memory:" });
+    await migrateToLatest(database);
+  });
+  after(async () => await database.close());
+
+  const agentRow = () =>
+    database.db.selectFrom("agents").selectAll().where("agent", "=", AGENT).executeTakeFirstOrThrow();
+
+  it("applies a transaction once however often it is seen, moving the checkpoint with it", async () => {
+    // Given a registration
+    const registration = transaction("register_agent");
+    const state = snapshot(10n, { [AGENT_ACCOUNT]: agentAccountBytes(AgentStatus.Active, 0n) });
+
+    // When it is applied twice
+    const first = await applyLedgerTransaction(database.db, {
+      transaction: registration,
+      snapshot: state,
+      logger,
+      now: 1000,
+    });
+    const second = await applyLedgerTransaction(database.db, {
+      transaction: registration,
+      snapshot: state,
+      logger,
+      now: 2000,
+    });
+
+    // Then the second time changes nothing but confirms the cursor
+    assert.deepEqual([first, second], ["applied", "already-applied"]);
+    const processed = await database.db.selectFrom("processed_transactions").selectAll().execute();
+    assert.deepEqual(processed, [
+      { signature: registration.signature, slot: 1, failed: 0, processed_at: 1000 },
+    ]);
+    const cursor = await database.db.selectFrom("indexer_state").selectAll().orderBy("key").execute();
+    assert.deepEqual(cursor, [
+      { key: IndexerStateKey.CursorSignature, value: registration.signature },
+      { key: IndexerStateKey.CursorSlot, value: "1" },
+      { key: IndexerStateKey.LastIngestAt, value: "1000" },
+    ]);
+    const row = await agentRow();
+    assert.equal(row.status, "active");
+    assert.equal(row.state_slot, 10);
+    assert.equal(row.last_attested_at, null);
+  });
+
+  it("never replaces an agent's state with an older one", async () => {
+    // Given the agent as suspended at slot 30
+    await applyLedgerTransaction(database.db, {
+      transaction: transaction("update_agent"),
+      snapshot: snapshot(30n, { [AGENT_ACCOUNT]: agentAccountBytes(AgentStatus.Suspended, 3n) }),
+      logger,
+      now: 3000,
+    });
+    // When a state read at an older slot arrives
+    await applyLedgerTransaction(database.db, {
+      transaction: transaction("update_agent"),
+      snapshot: snapshot(20n, { [AGENT_ACCOUNT]: agentAccountBytes(AgentStatus.Active, 1n) }),
+      logger,
+      now: 4000,
+    });
+    // Then the newer state stays
+    const row = await agentRow();
+    assert.deepEqual([row.status, row.attestation_count, row.state_slot], ["suspended", 3, 30]);
+  });
+
+  it("counts a refusal once, keeps the count across state updates, and records the failed transaction", async () => {
+    // Given an attest refused because the agent is suspended, seen twice
+    const refused = transaction("attest", { InstructionError: [0, { Custom: 1202 }] });
+    for (const now of [5000, 6000]) {
+      await applyLedgerTransaction(database.db, {
+        transaction: refused,
+        snapshot: snapshot(40n, {}),
+        logger,
+        now,
+      });
+    }
+    // When the agent's state is updated afterwards
+    await applyLedgerTransaction(database.db, {
+      transaction: transaction("update_agent"),
+      snapshot: snapshot(50n, { [AGENT_ACCOUNT]: agentAccountBytes(AgentStatus.Active, 3n) }),
+      logger,
+      now: 7000,
+    });
+    // Then it counts once and survives the update
+    const row = await agentRow();
+    assert.deepEqual([row.status, row.policy_violation_count], ["active", 1]);
+    const failed = await database.db
+      .selectFrom("processed_transactions")
+      .select("failed")
+      .where("signature", "=", refused.signature)
+      .executeTakeFirstOrThrow();
+    assert.equal(failed.failed, 1);
+  });
+
+  it("fails, applying nothing, when a written account is not visible yet", async () => {
+    // Given an attest whose accounts the snapshot lacks (an RPC node behind)
+    const attest = transaction("attest");
+    // Then applying it throws, and it is not marked processed
+    await assert.rejects(
+      applyLedgerTransaction(database.db, {
+        transaction: attest,
+        snapshot: snapshot(60n, {}),
+        logger,
+        now: 8000,
+      }),
+      { name: "AccountNotYetVisibleError" },
+    );
+    const processed = await database.db
+      .selectFrom("processed_transactions")
+      .select("signature")
+      .where("signature", "=", attest.signature)
+      .execute();
+    assert.deepEqual(processed, []);
+  });
+});

@@ -1,0 +1,113 @@
+/**
+ * Two indexers on one database: exactly one leads and writes, the other follows; when the leader
+ * is killed, the follower takes over and continues where it stopped. With PostgreSQL this is the
+ * advisory lock (several indexers for availability); with SQLite, the lease that keeps a second
+ * process from indexing the same file.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+
+import { IndexerStateKey, type DatabaseHandle } from "@abas/db";
+
+import {
+  fundedOperator,
+  newAgent,
+  randomActionHash,
+  type Agent,
+  type Operator,
+} from "./support/ledger-actors.js";
+import { spawnIndexerProcess, type IndexerProcess } from "./support/indexer-process.js";
+import { readDatabaseFacts, readLedgerFacts, readState, waitUntilCaughtUp } from "./support/ledger-truth.js";
+import {
+  createTestDatabase,
+  DATABASE_KINDS,
+  skipUnless,
+  type TestDatabase,
+} from "./support/test-databases.js";
+import { startTestLedger, type TestLedger } from "./support/test-ledger.js";
+
+/** Transactions an indexer process says it applied (its "applied" log lines). */
+function appliedBy(indexer: IndexerProcess): number {
+  return indexer.logs().reduce((sum, line) => sum + (line.msg === "applied" ? Number(line.applied) : 0), 0);
+}
+
+async function attestSome(agent: Agent, operator: Operator, count: number): Promise<void> {
+  for (let i = 0; i < count; i++) {
+    await agent.client.attest({
+      operatorKeypair: operator.secretKey,
+      actionHash: randomActionHash(),
+      actionType: "ToolCall",
+    });
+  }
+}
+
+for (const kind of DATABASE_KINDS) {
+  describe(`leader election on ${kind}`, { skip: skipUnless(kind), timeout: 120_000 }, () => {
+    let ledger: TestLedger;
+    let testDatabase: TestDatabase;
+    let database: DatabaseHandle;
+    const processes: IndexerProcess[] = [];
+
+    const indexerProcess = (): IndexerProcess => {
+      const indexer = spawnIndexerProcess({
+        rpcUrl: ledger.rpcUrl,
+        wsUrl: ledger.wsUrl,
+        programId: ledger.programId,
+        databaseUrl: testDatabase.url,
+      });
+      processes.push(indexer);
+      return indexer;
+    };
+
+    before(async () => {
+      ledger = await startTestLedger();
+      testDatabase = await createTestDatabase(kind);
+      database = testDatabase.open();
+    });
+
+    after(async () => {
+      await Promise.all(processes.map((indexer) => indexer.kill9()));
+      await database?.close();
+      await testDatabase?.dispose();
+      await ledger?.dispose();
+    });
+
+    it("lets one indexer write while the other follows, and hands over when the leader is killed", async () => {
+      // Given two indexers started one after the other on the same database
+      const first = indexerProcess();
+      const leading = await first.waitForLog("leading: indexing");
+      const second = indexerProcess();
+      await second.waitForLog("another indexer leads; following");
+
+      // When agents attest
+      const operator = await fundedOperator(ledger);
+      const agent = await newAgent(ledger, operator);
+      await agent.client.registerAgent({ operatorKeypair: operator.secretKey });
+      await attestSome(agent, operator, 5);
+      await waitUntilCaughtUp(ledger, database);
+
+      // Then only the leader wrote, and it is the one named in indexer_state
+      assert.equal((await readState(database)).get(IndexerStateKey.Leader), leading.instanceId);
+      assert.ok(appliedBy(first) > 0);
+      assert.equal(appliedBy(second), 0);
+      assert.equal(second.logs().filter((line) => line.msg === "leading: indexing").length, 0);
+
+      // When the leader is killed and the agents go on attesting
+      await first.kill9();
+      await attestSome(agent, operator, 5);
+
+      // Then the follower takes over, applies only what the first did not, and the database is the ledger's
+      const takeover = await second.waitForLog("leading: indexing", 20_000);
+      await waitUntilCaughtUp(ledger, database);
+      assert.equal((await readState(database)).get(IndexerStateKey.Leader), takeover.instanceId);
+      const facts = await readDatabaseFacts(database);
+      assert.deepEqual(facts, await readLedgerFacts(ledger));
+      assert.ok(appliedBy(second) > 0);
+      assert.equal(
+        appliedBy(first) + appliedBy(second),
+        facts.transactions.total,
+        "each transaction applied once",
+      );
+    });
+  });
+}

@@ -1,0 +1,95 @@
+import { decodeAgentAccount, getAgentStatusName, type AgentAccount } from "@abas/program-client";
+import type { Address } from "@solana/kit";
+
+import type { IndexerDatabase } from "../indexer-database.js";
+import { requireAccountData, type ApplyContext } from "./apply-context.js";
+
+type AgentStateColumns = Readonly<{
+  agent: string;
+  address: string;
+  operator: string;
+  status: "active" | "suspended" | "revoked";
+  allowed_action_types: number;
+  registered_at: number;
+  registered_slot: number;
+  updated_at: number;
+  attestation_count: number;
+  batch_count: number;
+  batch_item_count: number;
+  last_attested_at: number | null;
+  state_slot: number;
+}>;
+
+function agentStateColumns(address: Address, account: AgentAccount, stateSlot: bigint): AgentStateColumns {
+  return {
+    agent: account.agent,
+    address,
+    operator: account.operator,
+    status: getAgentStatusName(account.status).toLowerCase() as AgentStateColumns["status"],
+    allowed_action_types: account.allowedActionTypes,
+    registered_at: Number(account.registeredAt),
+    registered_slot: Number(account.registeredSlot),
+    updated_at: Number(account.updatedAt),
+    attestation_count: Number(account.attestationCount),
+    batch_count: Number(account.batchCount),
+    batch_item_count: Number(account.batchItemCount),
+    last_attested_at: account.lastAttestedAt === 0n ? null : Number(account.lastAttestedAt),
+    state_slot: Number(stateSlot),
+  };
+}
+
+/**
+ * Writes the agent's row from its account as the snapshot shows it, in one statement. A row that
+ * already holds a newer state (a higher `state_slot`) is left alone; `policy_violation_count` is
+ * the indexer's own count and is never overwritten.
+ */
+export async function upsertAgentState(
+  context: ApplyContext,
+  agentAccount: Address | undefined,
+): Promise<void> {
+  const data = requireAccountData(context, agentAccount);
+  let account: AgentAccount;
+  try {
+    account = decodeAgentAccount(data);
+  } catch (error) {
+    context.logger.error(
+      { agentAccount, signature: context.transaction.signature, err: error },
+      "agent account does not decode; skipped",
+    );
+    return;
+  }
+  const columns = agentStateColumns(agentAccount!, account, context.snapshot.slot);
+  await context.db
+    .insertInto("agents")
+    .values({ ...columns, policy_violation_count: 0 })
+    .onConflict((conflict) =>
+      conflict
+        .column("agent")
+        .doUpdateSet((eb) => ({
+          address: eb.ref("excluded.address"),
+          operator: eb.ref("excluded.operator"),
+          status: eb.ref("excluded.status"),
+          allowed_action_types: eb.ref("excluded.allowed_action_types"),
+          registered_at: eb.ref("excluded.registered_at"),
+          registered_slot: eb.ref("excluded.registered_slot"),
+          updated_at: eb.ref("excluded.updated_at"),
+          attestation_count: eb.ref("excluded.attestation_count"),
+          batch_count: eb.ref("excluded.batch_count"),
+          batch_item_count: eb.ref("excluded.batch_item_count"),
+          last_attested_at: eb.ref("excluded.last_attested_at"),
+          state_slot: eb.ref("excluded.state_slot"),
+        }))
+        .whereRef("agents.state_slot", "<=", "excluded.state_slot"),
+    )
+    .execute();
+}
+
+/** Counts one refused attempt against the agent whose account is `agentAccount`; false when the agent is unknown. */
+export async function countPolicyViolation(db: IndexerDatabase, agentAccount: Address): Promise<boolean> {
+  const result = await db
+    .updateTable("agents")
+    .set((eb) => ({ policy_violation_count: eb("policy_violation_count", "+", 1) }))
+    .where("address", "=", agentAccount)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}

@@ -1,0 +1,158 @@
+/**
+ * One poll: everything the program did since the checkpoint, applied oldest first. Transactions
+ * are fetched in concurrent chunks (the ledger round trips dominate), the accounts they touched
+ * are read in one call per group, and each transaction is then applied in its own database
+ * transaction. Polling alone is complete; the subscription only makes it start sooner.
+ */
+import { IndexerStateKey } from "@abas/db";
+import type { Address, Commitment, Rpc, Signature, SolanaRpcApi } from "@solana/kit";
+
+import { MAX_ACCOUNTS_PER_SNAPSHOT, readAccountSnapshot } from "./account-snapshot.js";
+import { applyLedgerTransaction } from "./apply-ledger-transaction.js";
+import { readCheckpoint, writeHeartbeat, writeIndexerState } from "./checkpoint-store.js";
+import type { IndexerDatabase } from "./indexer-database.js";
+import { checkLedgerIdentity } from "./ledger-identity.js";
+import type { Logger } from "./logger.js";
+import { rpcRequestOptions } from "./rpc-request-options.js";
+import { listSignaturesSince, type LedgerSignature } from "./signature-scanner.js";
+import { accountsToRead, type ProgramTransaction } from "./transaction-decoder.js";
+import { fetchProgramTransactions, TransactionNotYetAvailableError } from "./transaction-fetcher.js";
+
+/** Transactions fetched concurrently. */
+export const FETCH_CHUNK_SIZE = 32;
+
+export type PollProgress = Readonly<{ processed: number; total: number }>;
+
+export type PollOptions = Readonly<{
+  rpc: Rpc<SolanaRpcApi>;
+  programId: Address;
+  commitment: Commitment;
+  db: IndexerDatabase;
+  logger: Logger;
+  /** Throws to abort the poll between two transactions (stopping, or leadership lost). */
+  assertActive: () => void;
+  onProgress?: (progress: PollProgress) => void;
+  now?: () => number;
+}>;
+
+export type PollResult = Readonly<{
+  /** Program transactions newer than the checkpoint. */
+  listed: number;
+  applied: number;
+  /** Listed but already applied (only after an inconsistent cursor, such as a ledger reset). */
+  alreadyApplied: number;
+  /** The ledger slot read before listing: everything up to it is now applied. */
+  headSlot: bigint;
+}>;
+
+function successfulAccounts(transaction: ProgramTransaction): Address[] {
+  return transaction.error === null ? transaction.instructions.flatMap(accountsToRead) : [];
+}
+
+/** Consecutive groups whose accounts fit one `getMultipleAccounts` call. */
+function groupForSnapshots(transactions: readonly ProgramTransaction[]): ProgramTransaction[][] {
+  const groups: ProgramTransaction[][] = [];
+  let group: ProgramTransaction[] = [];
+  let accounts = new Set<Address>();
+  for (const transaction of transactions) {
+    const needed = successfulAccounts(transaction);
+    const merged = new Set([...accounts, ...needed]);
+    if (group.length > 0 && merged.size > MAX_ACCOUNTS_PER_SNAPSHOT) {
+      groups.push(group);
+      group = [];
+      accounts = new Set(needed);
+    } else {
+      accounts = merged;
+    }
+    group.push(transaction);
+  }
+  if (group.length > 0) groups.push(group);
+  return groups;
+}
+
+async function findApplied(db: IndexerDatabase, signatures: readonly Signature[]): Promise<Set<string>> {
+  if (signatures.length === 0) return new Set();
+  const rows = await db
+    .selectFrom("processed_transactions")
+    .select("signature")
+    .where("signature", "in", signatures)
+    .execute();
+  return new Set(rows.map((row) => row.signature));
+}
+
+export async function pollLedger(options: PollOptions): Promise<PollResult> {
+  const { rpc, programId, commitment, db, logger, assertActive } = options;
+  const now = options.now ?? Date.now;
+  await checkLedgerIdentity(rpc, db);
+  const headSlot = await rpc.getSlot({ commitment }).send(rpcRequestOptions());
+  const checkpoint = await readCheckpoint(db);
+  const listed = await listSignaturesSince(rpc, programId, checkpoint?.signature, commitment);
+  if (listed.length > 0)
+    logger.debug({ count: listed.length, since: checkpoint?.signature }, "new program transactions");
+  options.onProgress?.({ processed: 0, total: listed.length });
+
+  let applied = 0;
+  let alreadyApplied = 0;
+  const chunks: LedgerSignature[][] = [];
+  for (let start = 0; start < listed.length; start += FETCH_CHUNK_SIZE) {
+    chunks.push(listed.slice(start, start + FETCH_CHUNK_SIZE));
+  }
+  // The transactions of a chunk are immutable, so the next chunk is fetched while this one is
+  // applied; account snapshots are still read one group after the other, right before applying.
+  const prefetch = async (chunk: readonly LedgerSignature[]) => {
+    const done = await findApplied(
+      db,
+      chunk.map((entry) => entry.signature),
+    );
+    const toFetch = chunk.filter((entry) => !done.has(entry.signature)).map((entry) => entry.signature);
+    return { done, transactions: await fetchProgramTransactions(rpc, programId, toFetch, commitment) };
+  };
+  let next = chunks.length > 0 ? prefetch(chunks[0]!) : undefined;
+  let processed = 0;
+  for (let index = 0; index < chunks.length; index++) {
+    const chunk = chunks[index]!;
+    const { done, transactions } = await next!;
+    next = index + 1 < chunks.length ? prefetch(chunks[index + 1]!) : undefined;
+    // Awaited on the next turn; until then a failure must not count as unhandled.
+    next?.catch(() => undefined);
+    alreadyApplied += done.size;
+    for (const group of groupForSnapshots(transactions)) {
+      const snapshot = await readAccountSnapshot(
+        rpc,
+        programId,
+        group.flatMap(successfulAccounts),
+        commitment,
+      );
+      const newestSlot = group.reduce(
+        (slot, transaction) => (transaction.slot > slot ? transaction.slot : slot),
+        0n,
+      );
+      if (snapshot.slot < newestSlot) {
+        // A load-balanced RPC can answer from a node behind the one that listed the transactions.
+        throw new TransactionNotYetAvailableError(
+          `accounts read at slot ${snapshot.slot}, before transactions of slot ${newestSlot}`,
+        );
+      }
+      for (const transaction of group) {
+        assertActive();
+        const outcome = await applyLedgerTransaction(db, { transaction, snapshot, logger, now: now() });
+        if (outcome === "applied") applied += 1;
+        else alreadyApplied += 1;
+      }
+    }
+    const last = chunk[chunk.length - 1]!;
+    if (done.has(last.signature)) {
+      // Nothing applied moved the cursor past these: move it, so the next poll does not list them again.
+      assertActive();
+      await writeIndexerState(db, {
+        [IndexerStateKey.CursorSignature]: last.signature,
+        [IndexerStateKey.CursorSlot]: last.slot.toString(),
+      });
+    }
+    processed += chunk.length;
+    options.onProgress?.({ processed, total: listed.length });
+  }
+  assertActive();
+  await writeHeartbeat(db, headSlot, now());
+  return { listed: listed.length, applied, alreadyApplied, headSlot };
+}

@@ -1,0 +1,146 @@
+/**
+ * Recovery from the data directory, in process: the log tail after the newest snapshot is
+ * replayed with its recorded clocks, a torn last record is cut off, an unreadable snapshot is
+ * skipped for the one before it, and an unfinished genesis starts over.
+ */
+import assert from "node:assert/strict";
+import { appendFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+
+import { generateKeyPairSigner, type Address } from "@solana/kit";
+
+import { resolveLedgerConfig } from "../config.js";
+import { openLedger, type OpenedLedger } from "../ledger/open-ledger.js";
+import { silentLogger } from "../logger.js";
+import { dataDirPaths } from "../storage/data-dir.js";
+import { temporaryDataDir } from "./support/ledger-under-test.js";
+
+async function open(dataDir: string, snapshotEvery = 1_000_000): Promise<OpenedLedger> {
+  return await openLedger(resolveLedgerConfig({ dataDir, snapshotEvery, slotMs: 50 }), silentLogger);
+}
+
+async function airdrops(
+  opened: OpenedLedger,
+  count: number,
+): Promise<{ recipient: Address; signature: string }[]> {
+  const done = [];
+  for (let i = 0; i < count; i += 1) {
+    const recipient = (await generateKeyPairSigner()).address;
+    const result = opened.ledger.requestAirdrop(recipient, 1_000_000_000n + BigInt(i));
+    assert.ok("signature" in result, JSON.stringify(result));
+    done.push({ recipient, signature: result.signature });
+  }
+  return done;
+}
+
+/** Everything a client could read about these airdrops. */
+function observe(opened: OpenedLedger, drops: { recipient: Address; signature: string }[]) {
+  const { ledger } = opened;
+  return drops.map(({ recipient, signature }) => {
+    const found = ledger.transaction(signature);
+    return {
+      balance: ledger.balance(recipient),
+      slot: found?.entry.slot,
+      blockTime: found?.entry.blockTime,
+      meta: found?.record.meta,
+      history: ledger.signaturesForAddress(recipient, { limit: 10 }).map((entry) => entry.signature),
+    };
+  });
+}
+
+test("the log after the newest snapshot is replayed with the recorded clocks", async () => {
+  const dataDir = temporaryDataDir();
+  try {
+    // Given a ledger that took transactions after its last snapshot and then died (never closed)
+    const first = await open(dataDir.path);
+    first.ledger.startTicking(50);
+    const drops = await airdrops(first, 20);
+    const before = observe(first, drops);
+    first.ledger.close = () => {};
+
+    // When it is opened again
+    const second = await open(dataDir.path);
+
+    // Then the 20 transactions were replayed and read exactly as before
+    assert.equal(second.startup.kind, "recovered");
+    assert.equal(second.startup.replayedTransactions, 20);
+    assert.deepEqual(observe(second, drops), before);
+    assert.ok(second.ledger.currentSlot() > before[19]!.slot!);
+    second.close();
+  } finally {
+    dataDir.remove();
+  }
+});
+
+test("a torn last record is cut off and the ledger goes on from the record before it", async () => {
+  const dataDir = temporaryDataDir();
+  try {
+    // Given a ledger whose last append was cut short by a crash
+    const first = await open(dataDir.path);
+    const drops = await airdrops(first, 3);
+    const before = observe(first, drops);
+    first.ledger.close = () => {};
+    appendFileSync(dataDirPaths(dataDir.path).eventLog, Uint8Array.of(200, 1, 0, 0, 7, 7, 7, 7, 1, 2, 3));
+
+    // When it is opened again
+    const second = await open(dataDir.path);
+
+    // Then the torn bytes are gone, the complete records are all there, and new ones append fine
+    assert.equal(second.startup.tornBytes, 11);
+    assert.deepEqual(observe(second, drops), before);
+    await airdrops(second, 1);
+    second.close();
+    const third = await open(dataDir.path);
+    assert.equal(third.startup.tornBytes, 0);
+    assert.equal(third.ledger.history.size, second.ledger.history.size);
+    third.close();
+  } finally {
+    dataDir.remove();
+  }
+});
+
+test("an unreadable newest snapshot is skipped for the previous one", async () => {
+  const dataDir = temporaryDataDir();
+  try {
+    // Given two snapshots, the newest one damaged
+    const first = await open(dataDir.path, 5);
+    const drops = await airdrops(first, 12);
+    const before = observe(first, drops);
+    first.close();
+    const snapshots = dataDirPaths(dataDir.path).snapshots;
+    const names = readdirSync(snapshots).sort();
+    assert.equal(names.length, 2);
+    writeFileSync(join(snapshots, names[1]!), "not a snapshot");
+
+    // When it is opened again
+    const second = await open(dataDir.path, 5);
+
+    // Then the older snapshot plus a longer replay give the same ledger
+    assert.ok(second.startup.replayedTransactions > 0);
+    assert.deepEqual(observe(second, drops), before);
+    second.close();
+  } finally {
+    dataDir.remove();
+  }
+});
+
+test("a genesis that did not finish starts over", async () => {
+  const dataDir = temporaryDataDir();
+  try {
+    // Given a directory where genesis wrote its log but died before genesis.json
+    const first = await open(dataDir.path);
+    first.close();
+    rmSync(dataDirPaths(dataDir.path).genesis);
+
+    // When it is opened again
+    const second = await open(dataDir.path);
+
+    // Then genesis ran again and the program is deployed
+    assert.equal(second.startup.kind, "genesis");
+    assert.equal(second.ledger.account(second.ledger.programId)?.executable, true);
+    second.close();
+  } finally {
+    dataDir.remove();
+  }
+});

@@ -1,0 +1,63 @@
+#!/usr/bin/env tsx
+/**
+ * `abas-ledger`: runs the local ledger until Ctrl-C or SIGTERM. The banner on stdout gives the
+ * URLs (scripts read it; see spawnLedgerProcess); logs go to stderr.
+ */
+import { ConfigError, parseCommandLine, USAGE } from "./config.js";
+import { createLogger } from "./logger.js";
+import { startLedger, type RunningLedger } from "./start-ledger.js";
+
+export function formatBanner(ledger: RunningLedger): string {
+  return [
+    "ABAS ledger ready",
+    `  RPC URL:     ${ledger.rpcUrl}`,
+    `  WS URL:      ${ledger.wsUrl}`,
+    `  Program id:  ${ledger.programId}`,
+    `  Data dir:    ${ledger.dataDir}`,
+    `  Faucet:      ${ledger.faucet}`,
+    "",
+  ].join("\n");
+}
+
+async function main(): Promise<void> {
+  let commandLine;
+  try {
+    // `npm start -w @abas/ledger` runs in the package directory; INIT_CWD is where it was typed.
+    commandLine = parseCommandLine(process.argv.slice(2), process.env, process.env.INIT_CWD ?? process.cwd());
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`abas-ledger: ${error.message}\n`);
+    process.exitCode = 2;
+    return;
+  }
+  if (commandLine.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const logger = createLogger(commandLine.config.logLevel);
+  const ledger = await startLedger({ ...commandLine.config, logger });
+  process.stdout.write(formatBanner(ledger));
+
+  let stopping = false;
+  const shutdown = (reason: string): void => {
+    if (stopping) return;
+    stopping = true;
+    logger.info("stopping", { reason });
+    ledger.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error("stop failed", { reason: String(error) });
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGINT", () => shutdown("SIGINT"));
+  process.on("SIGTERM", () => shutdown("SIGTERM"));
+  // Started by spawnLedgerProcess: stop when the parent goes away, so no ledger is left behind.
+  if (process.send !== undefined) process.on("disconnect", () => shutdown("parent process exited"));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`abas-ledger: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,45 @@
+/**
+ * Byte <-> text encodings used on the wire: base58 (addresses, signatures, blockhashes, legacy
+ * account data) and base64 (transactions and account data).
+ */
+import { getBase58Decoder, getBase58Encoder } from "@solana/kit";
+
+const base58Encoder = getBase58Encoder();
+const base58Decoder = getBase58Decoder();
+
+export function toBase58(bytes: Uint8Array): string {
+  return base58Decoder.decode(bytes);
+}
+
+/** Throws on characters outside the base58 alphabet. */
+export function fromBase58(text: string): Uint8Array {
+  return Uint8Array.from(base58Encoder.encode(text));
+}
+
+export function toBase64(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");
+}
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** Throws on text that is not canonical base64 (Buffer.from would silently skip bad characters). */
+export function fromBase64(text: string): Uint8Array {
+  if (text.length % 4 !== 0 || !BASE64.test(text)) throw new Error("invalid base64 encoding");
+  return new Uint8Array(Buffer.from(text, "base64"));
+}
+
+export function u64LittleEndian(value: bigint): Uint8Array {
+  const bytes = new Uint8Array(8);
+  new DataView(bytes.buffer).setBigUint64(0, value, true);
+  return bytes;
+}
+
+export function concatBytes(...parts: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((total, part) => total + part.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
+}

@@ -1,0 +1,211 @@
+/**
+ * Opens the ledger in a data directory: runs genesis for a new (or half-created) directory, or
+ * recovers an existing one: load the newest valid snapshot, replay the event log after it with
+ * the recorded clocks, cut off a torn last record. Then starts a new clock session.
+ */
+import { randomBytes } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+
+import type { Address } from "@solana/kit";
+import { lamports } from "@solana/kit";
+
+import { assertProgramExists, PROGRAM_KEYPAIR_PATH, type LedgerConfig } from "../config.js";
+import { fromBase58, toBase58 } from "../encoding.js";
+import type { Logger } from "../logger.js";
+import { fsyncDirectory, writeFileAtomically } from "../storage/atomic-file.js";
+import {
+  dataDirPaths,
+  ensureDataDir,
+  lockDataDir,
+  removeLedgerFiles,
+  type DataDirPaths,
+} from "../storage/data-dir.js";
+import { EventLog } from "../storage/event-log.js";
+import { HistoryIndex } from "../storage/history-index.js";
+import { decodeLogRecord, encodeLogRecord } from "../storage/log-record.js";
+import { SnapshotStore } from "../storage/snapshot-store.js";
+import { Faucet } from "./faucet.js";
+import { FAUCET_LAMPORTS, runGenesis } from "./genesis.js";
+import { generateKeypairFile, readKeypairFile } from "./keypair-file.js";
+import { Ledger, type GenesisInfo } from "./ledger.js";
+import type { ClockAnchor } from "./ledger-time.js";
+import { createSvm, restoreSvm } from "./svm-factory.js";
+
+export interface OpenedLedger {
+  readonly ledger: Ledger;
+  /** Closes the ledger (final snapshot, log closed) and releases the directory lock. */
+  readonly close: () => void;
+  readonly startup: StartupReport;
+}
+
+export interface StartupReport {
+  readonly kind: "genesis" | "recovered";
+  readonly replayedTransactions: number;
+  readonly replayMs: number;
+  readonly totalMs: number;
+  readonly tornBytes: number;
+}
+
+function readGenesisInfo(paths: DataDirPaths): GenesisInfo {
+  const info = JSON.parse(readFileSync(paths.genesis, "utf8")) as GenesisInfo;
+  if (typeof info.programId !== "string" || typeof info.genesisHash !== "string") {
+    throw new Error(`${paths.genesis} is not a ledger genesis file`);
+  }
+  return info;
+}
+
+async function createGenesis(config: LedgerConfig, paths: DataDirPaths, logger: Logger): Promise<Ledger> {
+  assertProgramExists(config);
+  const programBytes = new Uint8Array(readFileSync(config.programPath));
+  const programKeypair = readKeypairFile(PROGRAM_KEYPAIR_PATH);
+  const faucetKeypair = generateKeypairFile(paths.faucetKeypair);
+  const genesisHashBytes = new Uint8Array(randomBytes(32));
+  const genesis: GenesisInfo = {
+    programId: programKeypair.address,
+    genesisHash: toBase58(genesisHashBytes),
+    faucet: faucetKeypair.address,
+    createdAt: new Date().toISOString(),
+  };
+
+  const svm = createSvm();
+  svm.setAccount({
+    address: faucetKeypair.address,
+    lamports: lamports(FAUCET_LAMPORTS),
+    programAddress: "11111111111111111111111111111111" as Address,
+    executable: false,
+    data: new Uint8Array(),
+    space: 0n,
+  });
+  const log = EventLog.open(paths.eventLog);
+  const genesisAnchor: ClockAnchor = { slot: 0n, unixMs: Date.now(), slotMs: config.slotMs };
+  log.append(encodeLogRecord({ kind: "clock-anchor", anchor: genesisAnchor }), { durable: false });
+  const ledger = new Ledger({
+    svm,
+    history: new HistoryIndex(),
+    log,
+    snapshots: new SnapshotStore(paths.snapshots, logger),
+    anchors: [genesisAnchor],
+    genesis,
+    genesisHashBytes,
+    faucet: new Faucet(faucetKeypair.address, faucetKeypair.privateKey),
+    snapshotEvery: config.snapshotEvery,
+    logger,
+  });
+  const result = await runGenesis(ledger, { programBytes, programKeypair, faucetKeypair });
+  log.flush();
+  fsyncDirectory(paths.root);
+  ledger.snapshot();
+  // Written last: its presence says genesis is complete.
+  writeFileAtomically(paths.genesis, [new TextEncoder().encode(`${JSON.stringify(genesis, null, 2)}\n`)]);
+  logger.info("genesis complete", {
+    programId: result.programId,
+    programData: result.programData,
+    transactions: result.transactionCount,
+  });
+  return ledger;
+}
+
+function recover(
+  config: LedgerConfig,
+  paths: DataDirPaths,
+  logger: Logger,
+): { ledger: Ledger; replayed: number; replayMs: number; tornBytes: number } {
+  const genesis = readGenesisInfo(paths);
+  const faucetKeypair = readKeypairFile(paths.faucetKeypair);
+  const snapshots = new SnapshotStore(paths.snapshots, logger);
+  const snapshot = snapshots.loadNewest();
+  if (snapshot === undefined) {
+    throw new Error(
+      `no readable snapshot in ${paths.snapshots}: the ledger cannot be recovered (start again with --reset)`,
+    );
+  }
+  const log = EventLog.open(paths.eventLog);
+  const scan = log.scan(snapshot.logOffset);
+  if (scan.tornBytes > 0) {
+    logger.warn("cutting a torn record off the end of the event log", {
+      bytes: scan.tornBytes,
+      at: scan.end,
+    });
+    log.truncate(scan.end);
+  }
+  const ledger = new Ledger({
+    svm: restoreSvm(snapshot.svmState),
+    history: HistoryIndex.deserialize(snapshot.history),
+    log,
+    snapshots,
+    anchors: [...snapshot.anchors],
+    genesis,
+    genesisHashBytes: fromBase58(genesis.genesisHash),
+    faucet: new Faucet(faucetKeypair.address, faucetKeypair.privateKey),
+    snapshotEvery: config.snapshotEvery,
+    logger,
+  });
+  const started = performance.now();
+  let replayed = 0;
+  for (const frame of scan.frames) {
+    const record = decodeLogRecord(frame.payload);
+    if (record.kind === "clock-anchor") {
+      ledger.addAnchor(record.anchor);
+    } else {
+      ledger.replay(record, frame);
+      replayed += 1;
+    }
+  }
+  return { ledger, replayed, replayMs: performance.now() - started, tornBytes: scan.tornBytes };
+}
+
+export async function openLedger(config: LedgerConfig, logger: Logger): Promise<OpenedLedger> {
+  const started = performance.now();
+  const paths = dataDirPaths(config.dataDir);
+  ensureDataDir(paths);
+  const unlock = lockDataDir(paths);
+  try {
+    if (config.reset) {
+      logger.info("resetting the ledger", { dataDir: paths.root });
+      removeLedgerFiles(paths);
+      ensureDataDir(paths);
+    } else if (!existsSync(paths.genesis) && existsSync(paths.eventLog)) {
+      logger.warn("the previous genesis did not finish; starting again", { dataDir: paths.root });
+      removeLedgerFiles(paths);
+      ensureDataDir(paths);
+    }
+    let ledger: Ledger;
+    let report: Omit<StartupReport, "totalMs">;
+    if (existsSync(paths.genesis)) {
+      const recovered = recover(config, paths, logger);
+      ledger = recovered.ledger;
+      report = {
+        kind: "recovered",
+        replayedTransactions: recovered.replayed,
+        replayMs: recovered.replayMs,
+        tornBytes: recovered.tornBytes,
+      };
+      if (recovered.replayed > 0) ledger.snapshot();
+    } else {
+      ledger = await createGenesis(config, paths, logger);
+      report = { kind: "genesis", replayedTransactions: 0, replayMs: 0, tornBytes: 0 };
+    }
+    ledger.startSession(config.slotMs);
+    const startup: StartupReport = { ...report, totalMs: performance.now() - started };
+    logger.info(report.kind === "genesis" ? "ledger created" : "ledger recovered", {
+      transactions: ledger.history.size,
+      replayed: startup.replayedTransactions,
+      replayMs: Math.round(startup.replayMs),
+      startupMs: Math.round(startup.totalMs),
+    });
+    return {
+      ledger,
+      startup,
+      close: () => {
+        try {
+          ledger.close();
+        } finally {
+          unlock();
+        }
+      },
+    };
+  } catch (error) {
+    unlock();
+    throw error;
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * Accounts as the JSON-RPC API returns them: `{ data, executable, lamports, owner, rentEpoch,
+ * space }`, with the data in the requested encoding. There are no account parsers here, so
+ * `jsonParsed` falls back to base64, as a validator does for accounts it cannot parse.
+ */
+import type { EncodedAccount } from "@solana/kit";
+
+import { toBase58, toBase64 } from "../encoding.js";
+import { invalidParams, RpcError, RpcErrorCode } from "./json-rpc.js";
+import { optionalEnum, type Config } from "./params.js";
+
+export type AccountEncoding = "binary" | "base58" | "base64" | "jsonParsed";
+
+/** Every account is rent-exempt now, and validators report u64::MAX for them. */
+export const RENT_EXEMPT_RENT_EPOCH = 18_446_744_073_709_551_615n;
+/** base58 is quadratic; validators refuse it above this size. */
+const MAX_BASE58_BYTES = 128;
+
+export interface DataSlice {
+  readonly offset: number;
+  readonly length: number;
+}
+
+export interface AccountView {
+  readonly encoding: AccountEncoding;
+  readonly dataSlice?: DataSlice;
+}
+
+export function readAccountView(config: Config, defaultEncoding: AccountEncoding): AccountView {
+  if (config.encoding === "base64+zstd") {
+    throw invalidParams('the "base64+zstd" encoding is not supported by this ledger; use "base64"');
+  }
+  const encoding = optionalEnum(config, "encoding", ["binary", "base58", "base64", "jsonParsed"] as const);
+  const slice = config.dataSlice;
+  if (slice === undefined || slice === null) return { encoding: encoding ?? defaultEncoding };
+  const { offset, length } = slice as { offset?: unknown; length?: unknown };
+  if (
+    typeof slice !== "object" ||
+    typeof offset !== "number" ||
+    typeof length !== "number" ||
+    !Number.isInteger(offset) ||
+    !Number.isInteger(length) ||
+    offset < 0 ||
+    length < 0
+  ) {
+    throw invalidParams("dataSlice must be { offset, length } with non-negative integers");
+  }
+  return { encoding: encoding ?? defaultEncoding, dataSlice: { offset, length } };
+}
+
+export interface RpcAccount {
+  readonly data: string | readonly [string, string];
+  readonly executable: boolean;
+  readonly lamports: bigint;
+  readonly owner: string;
+  readonly rentEpoch: bigint;
+  readonly space: bigint;
+}
+
+export function encodeAccount(account: EncodedAccount, view: AccountView): RpcAccount {
+  const full = account.data as Uint8Array;
+  const data =
+    view.dataSlice === undefined
+      ? full
+      : full.subarray(view.dataSlice.offset, view.dataSlice.offset + view.dataSlice.length);
+  let encoded: RpcAccount["data"];
+  if (view.encoding === "base64" || view.encoding === "jsonParsed") {
+    encoded = [toBase64(data), "base64"];
+  } else {
+    if (data.length > MAX_BASE58_BYTES) {
+      throw new RpcError(
+        RpcErrorCode.INVALID_REQUEST,
+        "Encoded binary (base 58) data should be less than 128 bytes, please use Base64 encoding.",
+      );
+    }
+    encoded = view.encoding === "binary" ? toBase58(data) : [toBase58(data), "base58"];
+  }
+  return {
+    data: encoded,
+    executable: account.executable,
+    lamports: account.lamports,
+    owner: account.programAddress,
+    rentEpoch: RENT_EXEMPT_RENT_EPOCH,
+    space: BigInt(full.length),
+  };
+}

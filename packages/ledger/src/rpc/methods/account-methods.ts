@@ -1,0 +1,85 @@
+/** Accounts: getAccountInfo, getMultipleAccounts, getProgramAccounts, getBalance, rent. */
+import type { EncodedAccount } from "@solana/kit";
+
+import { encodeAccount, readAccountView } from "../account-encoding.js";
+import { MAX_ACCOUNT_SIZE, readAccountFilters } from "../account-filters.js";
+import { invalidParams } from "../json-rpc.js";
+import {
+  addressParam,
+  checkCommonConfig,
+  configOrCommitment,
+  configParam,
+  integerParam,
+  optionalBoolean,
+  positional,
+  requiredParam,
+} from "../params.js";
+import { withContext, type LedgerRpcMethod } from "../rpc-context.js";
+
+const MAX_MULTIPLE_ACCOUNTS = 100;
+
+const isPresent = (account: EncodedAccount | undefined): account is EncodedAccount =>
+  account !== undefined && account.lamports > 0n;
+
+export const accountMethods: Record<string, LedgerRpcMethod> = {
+  getAccountInfo: (params, { ledger }) => {
+    const args = positional(params, "getAccountInfo", 2);
+    const address = addressParam(requiredParam(args, 0, "pubkey"), "pubkey");
+    const config = configParam(args, 1, "getAccountInfo");
+    const view = readAccountView(config, "binary");
+    const slot = ledger.currentSlot();
+    checkCommonConfig(config, slot);
+    const account = ledger.account(address);
+    return withContext(slot, isPresent(account) ? encodeAccount(account, view) : null);
+  },
+
+  getMultipleAccounts: (params, { ledger }) => {
+    const args = positional(params, "getMultipleAccounts", 2);
+    const addresses = requiredParam(args, 0, "pubkeys");
+    if (!Array.isArray(addresses) || addresses.length > MAX_MULTIPLE_ACCOUNTS) {
+      throw invalidParams(`pubkeys must be an array of at most ${MAX_MULTIPLE_ACCOUNTS} addresses`);
+    }
+    const config = configParam(args, 1, "getMultipleAccounts");
+    const view = readAccountView(config, "base64");
+    const slot = ledger.currentSlot();
+    checkCommonConfig(config, slot);
+    const value = addresses.map((value, i) => {
+      const account = ledger.account(addressParam(value, `pubkeys[${i}]`));
+      return isPresent(account) ? encodeAccount(account, view) : null;
+    });
+    return withContext(slot, value);
+  },
+
+  getProgramAccounts: (params, { ledger }) => {
+    const args = positional(params, "getProgramAccounts", 2);
+    const program = addressParam(requiredParam(args, 0, "program id"), "program id");
+    const config = configParam(args, 1, "getProgramAccounts");
+    const view = readAccountView(config, "binary");
+    const matches = readAccountFilters(config.filters);
+    const withContextOption = optionalBoolean(config, "withContext") ?? false;
+    const slot = ledger.currentSlot();
+    checkCommonConfig(config, slot);
+    const accounts = ledger
+      .programAccounts(program)
+      .filter((account) => account.lamports > 0n && matches(account.data as Uint8Array))
+      .map((account) => ({ pubkey: account.address, account: encodeAccount(account, view) }))
+      // The SVM's order changes when it is restored from a snapshot; clients get a stable one.
+      .sort((a, b) => (a.pubkey < b.pubkey ? -1 : a.pubkey > b.pubkey ? 1 : 0));
+    return withContextOption ? withContext(slot, accounts) : accounts;
+  },
+
+  getBalance: (params, { ledger }) => {
+    const args = positional(params, "getBalance", 2);
+    const address = addressParam(requiredParam(args, 0, "pubkey"), "pubkey");
+    const slot = ledger.currentSlot();
+    checkCommonConfig(configOrCommitment(args, 1, "getBalance"), slot);
+    return withContext(slot, ledger.balance(address));
+  },
+
+  getMinimumBalanceForRentExemption: (params, { ledger }) => {
+    const args = positional(params, "getMinimumBalanceForRentExemption", 2);
+    const size = integerParam(requiredParam(args, 0, "data length"), "data length", 0, MAX_ACCOUNT_SIZE);
+    checkCommonConfig(configOrCommitment(args, 1, "getMinimumBalanceForRentExemption"), ledger.currentSlot());
+    return ledger.rentExemptMinimum(size);
+  },
+};

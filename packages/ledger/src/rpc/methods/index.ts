@@ -1,0 +1,19 @@
+/** Every HTTP JSON-RPC method, by name. */
+import type { RpcMethods } from "../json-rpc.js";
+import type { LedgerRpcMethod, RpcContext } from "../rpc-context.js";
+import { accountMethods } from "./account-methods.js";
+import { blockhashMethods } from "./blockhash-methods.js";
+import { clusterMethods } from "./cluster-methods.js";
+import { historyMethods } from "./history-methods.js";
+import { transactionMethods } from "./transaction-methods.js";
+
+export function createRpcMethods(): RpcMethods<RpcContext> {
+  const groups: Record<string, LedgerRpcMethod>[] = [
+    clusterMethods,
+    blockhashMethods,
+    transactionMethods,
+    historyMethods,
+    accountMethods,
+  ];
+  return new Map(groups.flatMap((group) => Object.entries(group)));
+}

@@ -1,0 +1,25 @@
+/** What every RPC method receives, and the `{ context, value }` envelope of versioned results. */
+import type { Ledger } from "../ledger/ledger.js";
+import type { Logger } from "../logger.js";
+import type { RpcMethod } from "./json-rpc.js";
+
+export interface RpcContext {
+  readonly ledger: Ledger;
+  readonly logger: Logger;
+}
+
+export type LedgerRpcMethod = RpcMethod<RpcContext>;
+
+/** The validator version whose RPC API this ledger speaks. */
+export const SOLANA_CORE_VERSION = "3.0.0";
+/** An identifier of the active feature set; fixed, since the ledger's features never change. */
+export const FEATURE_SET = 3_294_202_862;
+
+export interface WithContext<T> {
+  readonly context: { readonly slot: bigint; readonly apiVersion: string };
+  readonly value: T;
+}
+
+export function withContext<T>(slot: bigint, value: T): WithContext<T> {
+  return { context: { slot, apiVersion: SOLANA_CORE_VERSION }, value };
+}

@@ -1,0 +1,89 @@
+/**
+ * Runs a ledger in this process: opens (or creates) the ledger in the data directory, serves
+ * JSON-RPC over HTTP and subscriptions over WebSocket, advances slots with the wall clock.
+ */
+import { createServer, type Server } from "node:http";
+
+import type { Address } from "@solana/kit";
+
+import { resolveLedgerConfig, type LedgerConfig, type LedgerOptions } from "./config.js";
+import { openLedger, type StartupReport } from "./ledger/open-ledger.js";
+import { createLogger, type Logger } from "./logger.js";
+import { closeServer, createRpcHttpServer, listen } from "./rpc/http-server.js";
+import { handlePayload } from "./rpc/json-rpc.js";
+import { createRpcMethods } from "./rpc/methods/index.js";
+import { createSubscriptionServer } from "./subscriptions/websocket-server.js";
+
+export interface RunningLedger {
+  readonly rpcUrl: string;
+  readonly wsUrl: string;
+  readonly programId: Address;
+  /** Funds airdrops; also the program's upgrade authority. Its keypair is in the data directory. */
+  readonly faucet: Address;
+  readonly dataDir: string;
+  readonly startup: StartupReport;
+  readonly config: LedgerConfig;
+  /** Stops serving, writes a final snapshot, closes the event log. Safe to call twice. */
+  stop(): Promise<void>;
+}
+
+export interface StartLedgerOptions extends LedgerOptions {
+  /** Defaults to stderr lines at `logLevel`. */
+  readonly logger?: Logger;
+}
+
+function urlHost(host: string): string {
+  if (host === "0.0.0.0" || host === "::") return "127.0.0.1";
+  return host.includes(":") ? `[${host}]` : host;
+}
+
+export async function startLedger(options: StartLedgerOptions): Promise<RunningLedger> {
+  const config = resolveLedgerConfig(options);
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const opened = await openLedger(config, logger);
+  const { ledger } = opened;
+  const methods = createRpcMethods();
+  const context = { ledger, logger };
+  const subscriptions = createSubscriptionServer(ledger, logger);
+  const rpcServer = createRpcHttpServer((body) => handlePayload(body, methods, context, logger), logger);
+  const wsServer: Server = createServer((_request, response) => {
+    response.writeHead(426, { "content-type": "text/plain" });
+    response.end("This port serves WebSocket subscriptions; send JSON-RPC requests to the RPC port.");
+  });
+  for (const server of [rpcServer, wsServer]) server.on("upgrade", subscriptions.handleUpgrade);
+
+  let stopped: Promise<void> | undefined;
+  const stop = (): Promise<void> =>
+    (stopped ??= (async () => {
+      await subscriptions.close();
+      await Promise.all([closeServer(rpcServer), closeServer(wsServer)]);
+      opened.close();
+      logger.info("ledger stopped", { dataDir: config.dataDir });
+    })());
+
+  try {
+    const rpcPort = await listen(rpcServer, config.rpcPort, config.host);
+    const wsPort = await listen(wsServer, config.wsPort, config.host);
+    ledger.startTicking(config.slotMs);
+    const host = urlHost(config.host);
+    const running: RunningLedger = {
+      rpcUrl: `http://${host}:${rpcPort}`,
+      wsUrl: `ws://${host}:${wsPort}`,
+      programId: ledger.programId,
+      faucet: ledger.faucetAddress,
+      dataDir: config.dataDir,
+      startup: opened.startup,
+      config,
+      stop,
+    };
+    logger.info("ledger serving", {
+      rpcUrl: running.rpcUrl,
+      wsUrl: running.wsUrl,
+      slot: ledger.currentSlot(),
+    });
+    return running;
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * Crash-safe whole-file writes: write a temporary file, fsync it, rename it over the target,
+ * fsync the directory. A reader sees the old file or the complete new one, never a partial one.
+ */
+import { closeSync, fsyncSync, openSync, renameSync, writeSync } from "node:fs";
+import { dirname } from "node:path";
+
+export function fsyncDirectory(directory: string): void {
+  const fd = openSync(directory, "r");
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export function writeFileAtomically(path: string, parts: readonly Uint8Array[]): void {
+  const temporary = `${path}.tmp-${process.pid}`;
+  const fd = openSync(temporary, "w");
+  try {
+    for (const part of parts) {
+      let written = 0;
+      while (written < part.length) written += writeSync(fd, part, written, part.length - written);
+    }
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(temporary, path);
+  fsyncDirectory(dirname(path));
+}

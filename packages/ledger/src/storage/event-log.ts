@@ -1,0 +1,130 @@
+/**
+ * The append-only event log: the ledger's source of truth. Each record is framed as
+ * `u32 payload length | u32 CRC-32 of the payload | payload` after an 8-byte file header.
+ * `append` returns only after the bytes reached the disk (fdatasync), so whatever the ledger
+ * confirmed to a client survives a crash. A crash mid-append leaves a torn last frame, which
+ * `scan` detects (short read or CRC mismatch) and `truncate` cuts off.
+ */
+import { closeSync, fdatasyncSync, fstatSync, ftruncateSync, openSync, readSync, writeSync } from "node:fs";
+import { crc32 } from "node:zlib";
+
+const FILE_HEADER = new TextEncoder().encode("ABASLOG1");
+const FRAME_HEADER_SIZE = 8;
+/** Far above any record (a transaction is at most 1,232 bytes plus its metadata). */
+const MAX_PAYLOAD_SIZE = 64 * 1024 * 1024;
+
+export interface LogPosition {
+  /** Byte offset of the frame in the file. */
+  readonly offset: number;
+  /** Frame length in bytes, header included. */
+  readonly length: number;
+}
+
+export interface ScannedFrame extends LogPosition {
+  readonly payload: Uint8Array;
+}
+
+export interface ScanResult {
+  readonly frames: ScannedFrame[];
+  /** Where the valid frames end. */
+  readonly end: number;
+  /** Bytes after `end` that do not form a valid frame (a torn write), or 0. */
+  readonly tornBytes: number;
+}
+
+export class EventLog {
+  private constructor(
+    private readonly fd: number,
+    private size: number,
+  ) {}
+
+  /** Opens the log, creating it (with its header) when missing. */
+  static open(path: string): EventLog {
+    const fd = openSync(path, "a+");
+    // "a+" would force every write to the end; reopen read-write now that the file exists.
+    closeSync(fd);
+    const rw = openSync(path, "r+");
+    const size = fstatSync(rw).size;
+    if (size === 0) {
+      writeSync(rw, FILE_HEADER, 0, FILE_HEADER.length, 0);
+      fdatasyncSync(rw);
+      return new EventLog(rw, FILE_HEADER.length);
+    }
+    const header = new Uint8Array(FILE_HEADER.length);
+    const read = readSync(rw, header, 0, header.length, 0);
+    if (read !== header.length || !header.every((byte, i) => byte === FILE_HEADER[i])) {
+      closeSync(rw);
+      throw new Error(`${path} is not an ABAS ledger event log`);
+    }
+    return new EventLog(rw, size);
+  }
+
+  /** Offset of the first record. */
+  static get firstRecordOffset(): number {
+    return FILE_HEADER.length;
+  }
+
+  get end(): number {
+    return this.size;
+  }
+
+  /** Appends one record; with `durable` (the default) returns only once it is on disk. */
+  append(payload: Uint8Array, options: { durable?: boolean } = {}): LogPosition {
+    const frame = new Uint8Array(FRAME_HEADER_SIZE + payload.length);
+    const view = new DataView(frame.buffer);
+    view.setUint32(0, payload.length, true);
+    view.setUint32(4, crc32(payload), true);
+    frame.set(payload, FRAME_HEADER_SIZE);
+    const offset = this.size;
+    let written = 0;
+    while (written < frame.length) {
+      written += writeSync(this.fd, frame, written, frame.length - written, offset + written);
+    }
+    if (options.durable ?? true) fdatasyncSync(this.fd);
+    this.size += frame.length;
+    return { offset, length: frame.length };
+  }
+
+  /** Forces earlier non-durable appends to disk. */
+  flush(): void {
+    fdatasyncSync(this.fd);
+  }
+
+  /** The payload of the frame at `position` (as returned by `append` or `scan`). */
+  read(position: LogPosition): Uint8Array {
+    const frame = new Uint8Array(position.length);
+    const read = readSync(this.fd, frame, 0, frame.length, position.offset);
+    if (read !== frame.length) throw new Error(`event log frame at ${position.offset} is truncated`);
+    return frame.subarray(FRAME_HEADER_SIZE);
+  }
+
+  /** Reads every valid frame from `from` on, stopping at the end or at the first torn frame. */
+  scan(from: number): ScanResult {
+    const frames: ScannedFrame[] = [];
+    const header = new Uint8Array(FRAME_HEADER_SIZE);
+    const view = new DataView(header.buffer);
+    let offset = from;
+    while (offset < this.size) {
+      if (readSync(this.fd, header, 0, FRAME_HEADER_SIZE, offset) !== FRAME_HEADER_SIZE) break;
+      const length = view.getUint32(0, true);
+      if (length === 0 || length > MAX_PAYLOAD_SIZE || offset + FRAME_HEADER_SIZE + length > this.size) break;
+      const payload = new Uint8Array(length);
+      if (readSync(this.fd, payload, 0, length, offset + FRAME_HEADER_SIZE) !== length) break;
+      if (crc32(payload) !== view.getUint32(4, true)) break;
+      frames.push({ offset, length: FRAME_HEADER_SIZE + length, payload });
+      offset += FRAME_HEADER_SIZE + length;
+    }
+    return { frames, end: offset, tornBytes: this.size - offset };
+  }
+
+  /** Cuts the file at `end` (after a torn frame was found there). */
+  truncate(end: number): void {
+    ftruncateSync(this.fd, end);
+    fdatasyncSync(this.fd);
+    this.size = end;
+  }
+
+  close(): void {
+    closeSync(this.fd);
+  }
+}

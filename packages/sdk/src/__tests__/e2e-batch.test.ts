@@ -1,0 +1,257 @@
+/**
+ * Batches of 1, 10 and 100 actions against the local ledger: one transaction records the signed
+ * root, the leaves follow, and every receipt verifies against the ledger.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+
+import { ABAS_PROGRAM__DUPLICATE_BATCH, isAbasError } from "@abas/errors";
+import {
+  ActionType,
+  actionTypesMask,
+  buildAttestBatchInstruction,
+  buildBatchMessage,
+  buildEd25519VerifyInstruction,
+  buildInclusionProof,
+  bytesToHex,
+  computeLeafHash,
+  computeMerkleRoot,
+  deriveBatchAddress,
+  ED25519_PROGRAM_ADDRESS,
+  getBatchAccountSize,
+  signMessageWithKeyPair,
+} from "@abas/program-client";
+import { createKeyPairSignerFromBytes, getBase58Decoder } from "@solana/kit";
+import { Connection, PublicKey } from "@solana/web3.js";
+
+import type { BatchProgress } from "../batch-attest.js";
+import { AttestationClient } from "../client.js";
+import type { BatchAttestationResult, BatchItemReceipt } from "../receipts.js";
+import { sendAndConfirmTransaction } from "../send-transaction.js";
+import type { ReceiptCheckName } from "../verify-receipt.js";
+import { newSecretKey } from "./support/keys.js";
+import { fundedSecretKey, startTestLedger, type TestLedger } from "./support/local-ledger.js";
+import { flipHex } from "./support/offline-receipts.js";
+
+const ACTION_TYPE_NAMES = ["Transaction", "ToolCall", "Decision", "ModelInvocation"] as const;
+
+async function batchItems(count: number, tag: string) {
+  return await Promise.all(
+    Array.from({ length: count }, async (_, index) => ({
+      actionHash: await AttestationClient.hashAction(AttestationClient.canonicalize({ tag, index })),
+      actionType: ACTION_TYPE_NAMES[index % 4]!,
+      privacyMode: index % 3 === 0,
+    })),
+  );
+}
+
+describe("batchAttest on the local ledger", () => {
+  let ledger: TestLedger;
+  let connection: Connection;
+  let client: AttestationClient;
+  let agentSecretKey: Uint8Array;
+  let operatorKeypair: Uint8Array;
+  const results = new Map<number, BatchAttestationResult>();
+
+  before(async () => {
+    ledger = await startTestLedger();
+    connection = new Connection(ledger.rpcUrl, "confirmed");
+    agentSecretKey = newSecretKey();
+    operatorKeypair = await fundedSecretKey(ledger, 100n * 1_000_000_000n);
+    client = new AttestationClient({
+      rpcUrl: ledger.rpcUrl,
+      agentKeypair: agentSecretKey,
+      programId: ledger.programId,
+    });
+    await client.registerAgent({ operatorKeypair });
+  });
+  after(async () => await ledger?.stop());
+
+  for (const itemCount of [1, 10, 100]) {
+    it(`records ${itemCount} item(s) with one root transaction and publishes every leaf`, async () => {
+      // Given items of every type, a third of them private
+      const attestations = await batchItems(itemCount, `batch of ${itemCount}`);
+      const progress: BatchProgress[] = [];
+      // When they are attested as a batch
+      const result = await client.batchAttest({
+        operatorKeypair,
+        attestations,
+        onProgress: (p) => progress.push(p),
+      });
+      results.set(itemCount, result);
+      // Then the result describes the batch, and there is a receipt per item, in order
+      assert.equal(result.itemCount, itemCount);
+      assert.equal(result.receipts.length, itemCount);
+      result.receipts.forEach((receipt, index) => {
+        assert.equal(receipt.index, index);
+        assert.equal(receipt.actionHash, attestations[index]!.actionHash);
+        assert.equal(receipt.privacyMode, attestations[index]!.privacyMode);
+        assert.equal(receipt.txSignature, result.txSignature);
+        assert.equal(receipt.merkleRoot, result.merkleRoot);
+      });
+      // And the leaves went out in as few transactions as fit (26 leaves each)
+      assert.equal(result.leafTransactions.length, Math.ceil(itemCount / 26));
+      assert.deepEqual(
+        progress.map((p) => [p.stage, p.leavesPublished]),
+        [
+          ["root-recorded", 0],
+          ...result.leafTransactions.map((_, i) => ["leaves-published", Math.min(itemCount, 26 * (i + 1))]),
+        ],
+      );
+      // And the ledger holds the complete batch, its leaves exactly the items
+      const batch = await client.findBatch({ merkleRoot: result.merkleRoot });
+      assert.equal(batch?.isComplete, true);
+      assert.equal(batch?.leavesPublished, itemCount);
+      assert.deepEqual(
+        batch?.leaves.map((leaf) => leaf.leafHash),
+        result.receipts.map((receipt) => receipt.leafHash),
+      );
+      // And another client library sees the account at its size
+      const account = await connection.getAccountInfo(new PublicKey(result.batchAddress), "confirmed");
+      assert.equal(account?.owner.toBase58(), ledger.programId);
+      assert.equal(account?.data.length, getBatchAccountSize(itemCount));
+      const commit = await connection.getTransaction(result.txSignature, {
+        maxSupportedTransactionVersion: 0,
+      });
+      assert.equal(commit?.meta?.err, null);
+      // And the root went in one transaction: the Ed25519 check of the agent's signature, then the program
+      const message = commit!.transaction.message;
+      const programs = message.compiledInstructions.map((instruction) =>
+        message.staticAccountKeys[instruction.programIdIndex]!.toBase58(),
+      );
+      assert.deepEqual(programs.slice(-2), [ED25519_PROGRAM_ADDRESS, ledger.programId]);
+    });
+
+    it(`verifies every receipt of the batch of ${itemCount} against the ledger`, async () => {
+      for (const receipt of results.get(itemCount)!.receipts) {
+        const verification = await client.verifyReceipt(receipt);
+        assert.equal(
+          verification.valid,
+          true,
+          `item ${receipt.index}: ${JSON.stringify(verification.checks)}`,
+        );
+        assert.ok(verification.checks.merkleProof?.ok && verification.checks.batchLeaf?.ok);
+      }
+    });
+  }
+
+  it("fails the checks that tampered batch receipts break", async () => {
+    const { receipts } = results.get(10)!;
+    const [first, second] = receipts as [BatchItemReceipt, BatchItemReceipt];
+    const cases: [what: string, receipt: BatchItemReceipt, failed: ReceiptCheckName[]][] = [
+      ["proof", { ...first, proof: [flipHex(first.proof[0]!), ...first.proof.slice(1)] }, ["merkleProof"]],
+      ["timestamp", { ...first, timestamp: first.timestamp - 1 }, ["accountFields"]],
+      // An item of this batch at the wrong position: proven nowhere, and not what the ledger holds there
+      ["index", { ...second, index: 0 }, ["merkleProof", "batchLeaf"]],
+      ["txSignature", { ...first, txSignature: results.get(1)!.txSignature }, ["transaction"]],
+    ];
+    for (const [what, receipt, failed] of cases) {
+      const verification = await client.verifyReceipt(receipt);
+      const failedNames = Object.entries(verification.checks)
+        .filter(([, check]) => !check.ok)
+        .map(([name]) => name);
+      assert.deepEqual(failedNames, failed, `${what}: ${JSON.stringify(verification.checks)}`);
+    }
+  });
+
+  it("refuses the same batch twice, by name", async () => {
+    // Given a batch without private items, which has the same root when sent again
+    const attestations = (await batchItems(3, "twice")).map((item) => ({ ...item, privacyMode: false }));
+    await client.batchAttest({ operatorKeypair, attestations });
+    await assert.rejects(
+      () => client.batchAttest({ operatorKeypair, attestations }),
+      (error: unknown) => isAbasError(error, ABAS_PROGRAM__DUPLICATE_BATCH),
+    );
+  });
+
+  it("finishes a batch whose leaves were never published, from its receipts", async () => {
+    // Given a batch whose root is recorded (by hand here) and whose leaves are not published
+    const agent = await createKeyPairSignerFromBytes(agentSecretKey);
+    const operator = await createKeyPairSignerFromBytes(operatorKeypair);
+    const programId = ledger.programId;
+    const leaves = Array.from({ length: 30 }, (_, index) => ({
+      actionType: ActionType.Decision,
+      privacyMode: false,
+      storedHash: new Uint8Array(32).fill(index + 1),
+    }));
+    const leafHashes = leaves.map(computeLeafHash);
+    const merkleRoot = computeMerkleRoot(leafHashes);
+    const actionTypes = actionTypesMask([ActionType.Decision]);
+    const message = buildBatchMessage({
+      programId,
+      agent: agent.address,
+      itemCount: 30,
+      actionTypes,
+      merkleRoot,
+    });
+    const signature = await signMessageWithKeyPair(agent.keyPair, message);
+    const sent = await sendAndConfirmTransaction(
+      {
+        rpc: ledger.rpc,
+        programId,
+        commitment: "confirmed",
+        computeUnitMargin: 0.2,
+        confirmationTimeoutMs: 30_000,
+        maxSendAttempts: 3,
+      },
+      {
+        feePayer: operator,
+        instructions: [
+          buildEd25519VerifyInstruction({ publicKey: agent.address, signature, message }),
+          await buildAttestBatchInstruction({
+            programId,
+            operator,
+            agent: agent.address,
+            itemCount: 30,
+            actionTypes,
+            merkleRoot,
+          }),
+        ],
+      },
+    );
+    const batchAddress = (await deriveBatchAddress(programId, agent.address, merkleRoot)).address;
+    const recorded = await client.findBatch({ merkleRoot: bytesToHex(merkleRoot) });
+    const receipts: BatchItemReceipt[] = leaves.map((leaf, index) => ({
+      index,
+      itemCount: 30,
+      actionHash: bytesToHex(leaf.storedHash),
+      actionType: "Decision",
+      privacyMode: false,
+      storedHash: bytesToHex(leaf.storedHash),
+      leafHash: bytesToHex(leafHashes[index]!),
+      proof: buildInclusionProof(leafHashes, index).map(bytesToHex),
+      merkleRoot: bytesToHex(merkleRoot),
+      batchActionTypes: ["Decision"],
+      batchAddress,
+      programId,
+      agent: agent.address,
+      operator: operator.address,
+      agentSignature: getBase58Decoder().decode(signature),
+      txSignature: sent.signature,
+      explorerUrl: "",
+      slot: recorded!.slot,
+      timestamp: recorded!.timestamp,
+    }));
+    // Then its receipts fail only the leaf check
+    const before = await client.verifyReceipt(receipts[29]!);
+    assert.deepEqual(
+      Object.entries(before.checks)
+        .filter(([, check]) => !check.ok)
+        .map(([name]) => name),
+      ["batchLeaf"],
+    );
+    assert.match(before.checks.batchLeaf?.reason ?? "", /only 0 of the batch's 30 leaves/);
+    // When the batch is completed from the receipts
+    const completed = await client.completeBatch({ operatorKeypair, receipts });
+    assert.equal(completed.leafTransactions.length, 2);
+    // Then every receipt verifies, and completing again sends nothing
+    assert.equal((await client.verifyReceipt(receipts[29]!)).valid, true);
+    assert.deepEqual((await client.completeBatch({ operatorKeypair, receipts })).leafTransactions, []);
+  });
+
+  it("counts the agent's batches and batch items", async () => {
+    const agent = await client.getAgent();
+    assert.equal(agent?.batchCount, 5);
+    assert.equal(agent?.batchItemCount, 1 + 10 + 100 + 3 + 30);
+  });
+});

@@ -1,0 +1,251 @@
+/**
+ * How the client sends a transaction, over HTTP only:
+ *
+ * 1. fetch a blockhash;
+ * 2. simulate with the maximum compute-unit limit: a program or runtime error surfaces here as a
+ *    named AbasError before any fee is spent, and the consumed units size the real limit;
+ * 3. sign and send with that limit (plus the margin) and the optional priority fee;
+ * 4. poll `getSignatureStatuses` until the commitment is reached (no WebSocket subscription).
+ *
+ * A blockhash that the node no longer knows, or one that expires before the transaction lands,
+ * starts over from step 1, at most `maxSendAttempts` times.
+ */
+import {
+  ABAS_RUNTIME__BLOCK_HEIGHT_EXCEEDED,
+  ABAS_RUNTIME__BLOCKHASH_NOT_FOUND,
+  ABAS_RUNTIME__RPC_REQUEST_FAILED,
+  ABAS_RUNTIME__TRANSACTION_CONFIRMATION_TIMEOUT,
+  AbasError,
+  isAbasError,
+} from "@abas/errors";
+import {
+  compileTransaction,
+  getBase64EncodedWireTransaction,
+  getSignatureFromTransaction,
+  signTransactionMessageWithSigners,
+  type Address,
+  type Commitment,
+  type Rpc,
+  type Signature,
+  type SolanaRpcApi,
+} from "@solana/kit";
+
+import { computeUnitLimitFromSimulation, MAX_COMPUTE_UNIT_LIMIT } from "./compute-budget.js";
+import { sendRpcRequest } from "./rpc-request.js";
+import {
+  getAbasErrorFromPreflightError,
+  getAbasErrorFromRpcTransactionError,
+  type TransactionContext,
+} from "./transaction-errors.js";
+import {
+  buildTransactionMessage,
+  type BlockhashLifetime,
+  type TransactionMessageToSend,
+  type TransactionToSend,
+} from "./transaction-message.js";
+
+export type { TransactionToSend };
+
+export type SendSettings = Readonly<{
+  rpc: Rpc<SolanaRpcApi>;
+  programId: Address;
+  commitment: Commitment;
+  priorityFeeMicroLamports?: bigint | undefined;
+  computeUnitMargin: number;
+  confirmationTimeoutMs: number;
+  maxSendAttempts: number;
+  /** Time between two status polls; default 250 ms. */
+  pollIntervalMs?: number;
+}>;
+
+export type SentTransaction = Readonly<{
+  signature: Signature;
+  /** The slot the transaction landed in. */
+  slot: bigint;
+  /** The units the simulation consumed, and the limit the transaction was sent with. */
+  simulatedComputeUnits: number;
+  computeUnitLimit: number;
+  /** 1 unless an expired blockhash made the client send again. */
+  attempts: number;
+}>;
+
+const DEFAULT_POLL_INTERVAL_MS = 250;
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+function transactionContext(settings: SendSettings, message: TransactionMessageToSend): TransactionContext {
+  return {
+    programId: settings.programId,
+    instructionProgramAddresses: message.instructions.map((instruction) => instruction.programAddress),
+  };
+}
+
+/** The units the transaction consumes; throws the named error when it would fail. */
+async function simulate(settings: SendSettings, message: TransactionMessageToSend): Promise<number> {
+  // Unsigned: signatures are not verified in simulation, and the agent's Ed25519 signature that
+  // matters is inside the precompile instruction's data, which the simulation does check.
+  const wireTransaction = getBase64EncodedWireTransaction(compileTransaction(message));
+  const { value } = await sendRpcRequest(
+    "simulateTransaction",
+    settings.rpc.simulateTransaction(wireTransaction, {
+      encoding: "base64",
+      sigVerify: false,
+      replaceRecentBlockhash: false,
+      commitment: settings.commitment,
+    }),
+  );
+  if (value.err !== null) {
+    throw getAbasErrorFromRpcTransactionError(
+      value.err,
+      value.logs,
+      "simulation",
+      transactionContext(settings, message),
+    );
+  }
+  return Number(value.unitsConsumed ?? BigInt(MAX_COMPUTE_UNIT_LIMIT));
+}
+
+const COMMITMENT_RANK: Readonly<Record<Commitment, number>> = { processed: 0, confirmed: 1, finalized: 2 };
+
+function hasReached(status: Commitment | null, commitment: Commitment): boolean {
+  return status !== null && COMMITMENT_RANK[status] >= COMMITMENT_RANK[commitment];
+}
+
+/** The program logs of a landed transaction, to explain its failure; empty when they cannot be had. */
+async function fetchLogs(settings: SendSettings, signature: Signature): Promise<readonly string[]> {
+  try {
+    const transaction = await settings.rpc
+      .getTransaction(signature, {
+        encoding: "json",
+        maxSupportedTransactionVersion: 0,
+        commitment: "confirmed",
+      })
+      .send();
+    return transaction?.meta?.logMessages ?? [];
+  } catch {
+    return [];
+  }
+}
+
+type ConfirmationOutcome = Readonly<{ landed: true; slot: bigint }> | Readonly<{ landed: false }>;
+
+async function waitForConfirmation(
+  settings: SendSettings,
+  signature: Signature,
+  lifetime: BlockhashLifetime,
+  context: TransactionContext,
+): Promise<ConfirmationOutcome> {
+  const deadline = Date.now() + settings.confirmationTimeoutMs;
+  for (;;) {
+    const {
+      value: [status],
+    } = await sendRpcRequest("getSignatureStatuses", settings.rpc.getSignatureStatuses([signature]));
+    if (status) {
+      if (status.err !== null) {
+        const logs = await fetchLogs(settings, signature);
+        throw getAbasErrorFromRpcTransactionError(status.err, logs, "confirmation", context);
+      }
+      if (hasReached(status.confirmationStatus, settings.commitment))
+        return { landed: true, slot: status.slot };
+    } else {
+      const blockHeight = await sendRpcRequest(
+        "getBlockHeight",
+        settings.rpc.getBlockHeight({ commitment: settings.commitment }),
+      );
+      // Past its last valid block height an unseen transaction can never land: safe to send anew.
+      if (blockHeight > lifetime.lastValidBlockHeight) return { landed: false };
+    }
+    if (Date.now() >= deadline) {
+      throw new AbasError(ABAS_RUNTIME__TRANSACTION_CONFIRMATION_TIMEOUT, {
+        signature,
+        timeoutMs: settings.confirmationTimeoutMs,
+      });
+    }
+    await sleep(settings.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS);
+  }
+}
+
+async function sendSigned(
+  settings: SendSettings,
+  message: TransactionMessageToSend,
+  context: TransactionContext,
+): Promise<Signature> {
+  const transaction = await signTransactionMessageWithSigners(message);
+  const signature = getSignatureFromTransaction(transaction);
+  try {
+    await settings.rpc
+      .sendTransaction(getBase64EncodedWireTransaction(transaction), {
+        encoding: "base64",
+        preflightCommitment: settings.commitment,
+      })
+      .send();
+  } catch (error) {
+    throw (
+      getAbasErrorFromPreflightError(error, context) ??
+      new AbasError(ABAS_RUNTIME__RPC_REQUEST_FAILED, { method: "sendTransaction", cause: error })
+    );
+  }
+  return signature;
+}
+
+const isBlockhashNotFound = (error: unknown): boolean =>
+  isAbasError(error, ABAS_RUNTIME__BLOCKHASH_NOT_FOUND);
+
+/**
+ * Simulates, sends and confirms one transaction; see the module comment. Throws a named AbasError
+ * for every failure: program errors (ABAS_PROGRAM), the runtime's (ABAS_RUNTIME), the RPC's.
+ */
+export async function sendAndConfirmTransaction(
+  settings: SendSettings,
+  transactionToSend: TransactionToSend,
+): Promise<SentTransaction> {
+  // The node's refusal of the last blockhash, rethrown when every attempt ends that way.
+  let blockhashNotFound: unknown;
+  for (let attempt = 1; attempt <= settings.maxSendAttempts; attempt++) {
+    const { value: lifetime } = await sendRpcRequest(
+      "getLatestBlockhash",
+      settings.rpc.getLatestBlockhash({ commitment: settings.commitment }),
+    );
+    const simulationMessage = buildTransactionMessage(
+      transactionToSend,
+      lifetime,
+      MAX_COMPUTE_UNIT_LIMIT,
+      settings.priorityFeeMicroLamports,
+    );
+    let simulatedComputeUnits: number;
+    try {
+      simulatedComputeUnits = await simulate(settings, simulationMessage);
+    } catch (error) {
+      if (!isBlockhashNotFound(error)) throw error;
+      blockhashNotFound = error;
+      continue;
+    }
+    const computeUnitLimit = computeUnitLimitFromSimulation(
+      simulatedComputeUnits,
+      settings.computeUnitMargin,
+    );
+    const message = buildTransactionMessage(
+      transactionToSend,
+      lifetime,
+      computeUnitLimit,
+      settings.priorityFeeMicroLamports,
+    );
+    const context = transactionContext(settings, message);
+
+    let signature: Signature;
+    try {
+      signature = await sendSigned(settings, message, context);
+    } catch (error) {
+      if (!isBlockhashNotFound(error)) throw error;
+      blockhashNotFound = error;
+      continue;
+    }
+    const outcome = await waitForConfirmation(settings, signature, lifetime, context);
+    if (outcome.landed) {
+      return { signature, slot: outcome.slot, simulatedComputeUnits, computeUnitLimit, attempts: attempt };
+    }
+    blockhashNotFound = undefined;
+  }
+  if (blockhashNotFound !== undefined) throw blockhashNotFound;
+  throw new AbasError(ABAS_RUNTIME__BLOCK_HEIGHT_EXCEEDED, { attempts: settings.maxSendAttempts });
+}

@@ -1,0 +1,38 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+
+import { TokenBucketRateLimiter } from "../rate-limiter.js";
+
+describe("token bucket rate limiter", () => {
+  it("allows a burst of `limit`, then one request per limit/window as tokens come back", () => {
+    // Given 60 requests per minute and a controllable clock
+    let now = 0;
+    const limiter = new TokenBucketRateLimiter({ limit: 60, windowSeconds: 60, now: () => now });
+    // When 60 requests arrive at once, they all pass
+    for (let request = 1; request <= 60; request++)
+      assert.equal(limiter.take("k").allowed, true, `request ${request}`);
+    // Then the 61st is refused, with a wait of one second (one token per second)
+    const refused = limiter.take("k");
+    assert.deepEqual([refused.allowed, refused.remaining, refused.retryAfterSeconds], [false, 0, 1]);
+    // And after one second exactly one more passes
+    now += 1000;
+    assert.equal(limiter.take("k").allowed, true);
+    assert.equal(limiter.take("k").allowed, false);
+  });
+
+  it("refills to the limit and never beyond", () => {
+    let now = 0;
+    const limiter = new TokenBucketRateLimiter({ limit: 3, windowSeconds: 60, now: () => now });
+    for (let i = 0; i < 3; i++) limiter.take("k");
+    now += 10 * 60_000;
+    const first = limiter.take("k");
+    assert.deepEqual([first.allowed, first.remaining, first.resetSeconds], [true, 2, 20]);
+  });
+
+  it("keeps one bucket per key", () => {
+    const limiter = new TokenBucketRateLimiter({ limit: 1, windowSeconds: 60, now: () => 0 });
+    assert.equal(limiter.take("a").allowed, true);
+    assert.equal(limiter.take("a").allowed, false);
+    assert.equal(limiter.take("b").allowed, true);
+  });
+});

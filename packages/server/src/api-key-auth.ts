@@ -1,0 +1,84 @@
+/**
+ * The API key gate of every non-public route: reads the key from `Authorization: Bearer <key>` or
+ * `X-API-Key`, verifies it, applies the key's rate limit, and records its use. It runs first
+ * (onRequest), so an unauthenticated caller learns nothing about parameters or data.
+ */
+import {
+  ABAS_API__API_KEY_MALFORMED,
+  ABAS_API__API_KEY_MISSING,
+  ABAS_API__RATE_LIMITED,
+  AbasError,
+} from "@abas/errors";
+import { verifyApiKey, type Database, type LastUsedRecorder } from "@abas/db";
+import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from "fastify";
+import type { IncomingHttpHeaders } from "node:http";
+import type { Kysely } from "kysely";
+
+import type { RateLimitDecision, TokenBucketRateLimiter } from "./rate-limiter.js";
+
+const BEARER = /^Bearer +(\S+) *$/i;
+
+function malformed(reason: string): AbasError {
+  return new AbasError(ABAS_API__API_KEY_MALFORMED, { reason });
+}
+
+/** The key the request presents; throws when there is none or the headers are ill-formed. */
+export function readPresentedApiKey(headers: IncomingHttpHeaders): string {
+  const authorization = headers.authorization;
+  const apiKeyHeader = headers["x-api-key"];
+  if (authorization === undefined && apiKeyHeader === undefined)
+    throw new AbasError(ABAS_API__API_KEY_MISSING);
+  if (Array.isArray(apiKeyHeader)) throw malformed("send one X-API-Key header");
+  let fromAuthorization: string | undefined;
+  if (authorization !== undefined) {
+    const match = BEARER.exec(authorization);
+    if (!match) throw malformed('the Authorization header must be "Bearer <key>"');
+    fromAuthorization = match[1];
+  }
+  const fromApiKeyHeader = apiKeyHeader?.trim();
+  if (
+    fromAuthorization !== undefined &&
+    fromApiKeyHeader !== undefined &&
+    fromAuthorization !== fromApiKeyHeader
+  ) {
+    throw malformed("Authorization and X-API-Key carry different keys");
+  }
+  const key = fromAuthorization ?? fromApiKeyHeader;
+  if (!key) throw malformed("the key is empty");
+  return key;
+}
+
+/** draft-ietf-httpapi-ratelimit-headers fields, on successes and refusals alike. */
+export function setRateLimitHeaders(
+  reply: FastifyReply,
+  decision: RateLimitDecision,
+  windowSeconds: number,
+): void {
+  reply.header("ratelimit-policy", `${decision.limit};w=${windowSeconds}`);
+  reply.header("ratelimit-limit", decision.limit);
+  reply.header("ratelimit-remaining", decision.remaining);
+  reply.header("ratelimit-reset", decision.resetSeconds);
+}
+
+export interface ApiKeyAuthDependencies {
+  readonly db: Kysely<Database>;
+  readonly rateLimiter: TokenBucketRateLimiter;
+  readonly lastUsed: LastUsedRecorder;
+}
+
+export function createApiKeyAuthHook(deps: ApiKeyAuthDependencies): onRequestAsyncHookHandler {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const key = await verifyApiKey(deps.db, readPresentedApiKey(request.headers));
+    const decision = deps.rateLimiter.take(key.id);
+    setRateLimitHeaders(reply, decision, deps.rateLimiter.windowSeconds);
+    if (!decision.allowed) {
+      reply.header("retry-after", decision.retryAfterSeconds);
+      throw new AbasError(ABAS_API__RATE_LIMITED, {
+        limit: decision.limit,
+        windowSeconds: deps.rateLimiter.windowSeconds,
+        retryAfterSeconds: decision.retryAfterSeconds,
+      });
+    }
+    deps.lastUsed.record(key.id);
+  };
+}

@@ -1,0 +1,11 @@
+/** Defaults shared by the app (when built directly, as in tests) and the environment config. */
+export const DEFAULT_RATE_LIMIT_PER_MINUTE = 600;
+
+export const DEFAULT_HEALTH_SETTINGS = {
+  /** How long getSlot and the database query may take. */
+  timeoutMs: 1500,
+  /** The indexer is stale when its last successful poll is older than this. */
+  staleAfterSeconds: 60,
+  /** About a minute of slots at 400 ms. */
+  maxLagSlots: 150,
+} as const;

@@ -1,0 +1,96 @@
+import { Type } from "@sinclair/typebox";
+
+import { ActionTypeName, Address, Nullable } from "./common.js";
+
+/** Unix seconds, or an ISO 8601 date (UTC midnight) or date-time with a zone. */
+export const TIME_PATTERN =
+  "^([0-9]{1,12}|[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?(Z|[+-][0-9]{2}:[0-9]{2}))?)$";
+
+export const ListAttestationsQuery = Type.Object(
+  {
+    limit: Type.Integer({ minimum: 1, maximum: 100, default: 20, description: "Page size, 1 to 100" }),
+    cursor: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 44,
+        pattern: "^[A-Za-z0-9_-]+$",
+        description: "`pagination.nextCursor` of the previous page",
+      }),
+    ),
+    agent: Type.Optional(Address("Only this agent's attestations (its public key)")),
+    operator: Type.Optional(Address("Only attestations by agents of this operator")),
+    actionType: Type.Optional(ActionTypeName),
+    privacy: Type.Optional(
+      Type.Boolean({ description: "true: only privacy-mode attestations; false: only plain ones" }),
+    ),
+    since: Type.Optional(
+      Type.String({ pattern: TIME_PATTERN, description: "Recorded at or after: unix seconds or ISO 8601" }),
+    ),
+    until: Type.Optional(
+      Type.String({
+        pattern: TIME_PATTERN,
+        description: "Recorded before (exclusive): unix seconds or ISO 8601",
+      }),
+    ),
+    batch: Type.Optional(Address("Only the items of this batch (its commitment account address)")),
+  },
+  { additionalProperties: false },
+);
+
+export const Attestation = Type.Object(
+  {
+    id: Type.String({
+      description: "The attestation account address, or `<batch address>:<index>` for a batch item",
+    }),
+    kind: Type.Union([Type.Literal("single"), Type.Literal("batch")]),
+    agent: Type.String({ description: "The agent's public key" }),
+    operator: Type.String({ description: "The agent's operator (wallet)" }),
+    actionType: ActionTypeName,
+    privacy: Type.Boolean({ description: "true when storedHash is a salted commitment (privacy mode)" }),
+    storedHash: Type.String({
+      description: "What the ledger stores (hex): the action hash, or its commitment",
+    }),
+    agentSignature: Type.String({
+      description: "The agent's Ed25519 signature (base58): of the attest message or of the batch root",
+    }),
+    txSignature: Type.String({
+      description: "The transaction that recorded it (for a batch item: the batch commit)",
+    }),
+    slot: Type.Integer(),
+    timestamp: Type.Integer({ description: "The ledger's unix time (seconds) when it was recorded" }),
+    batch: Nullable(
+      Type.Object({
+        address: Type.String({ description: "The batch commitment account" }),
+        index: Type.Integer({ minimum: 0, maximum: 99 }),
+        merkleRoot: Type.String({ description: "The Merkle root the agent signed (hex)" }),
+      }),
+    ),
+  },
+  { description: "One attested action" },
+);
+
+export const AttestationPage = Type.Object({
+  data: Type.Array(Attestation, { description: "Newest first: by slot, then by indexing order" }),
+  pagination: Type.Object({
+    nextCursor: Nullable(Type.String({ description: "Pass as `cursor` for the next page" })),
+    hasMore: Type.Boolean(),
+  }),
+});
+
+/** An address, `<address>:<index>`, or a transaction signature (64 bytes: up to 88 characters). */
+export const ATTESTATION_ID_PATTERN = "^[1-9A-HJ-NP-Za-km-z]{32,88}(:[0-9]{1,2})?$";
+
+export const AttestationIdParams = Type.Object({
+  id: Type.String({
+    pattern: ATTESTATION_ID_PATTERN,
+    description: "An attestation id (address or `<batch>:<index>`) or a transaction signature",
+  }),
+});
+
+export const AttestationLookup = Type.Object({
+  matchedBy: Type.Union([Type.Literal("id"), Type.Literal("txSignature")]),
+  data: Type.Array(Attestation, {
+    description:
+      "One attestation for an id; for a signature, every attestation that transaction recorded, by batch index",
+  }),
+});

@@ -1,0 +1,121 @@
+/**
+ * The README's run command, as a newcomer meets it: `abas-service` started as its own process on
+ * the embedded defaults (local ledger, SQLite), an API key from the keys CLI, an attestation from
+ * the SDK visible through the REST API, then Ctrl-C and a restart on the same data.
+ */
+import assert from "node:assert/strict";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { after, test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { ApiClient, AttestationClient } from "@abas/sdk";
+import { generateKeyPairSigner, lamports } from "@solana/kit";
+import { createSolanaRpc } from "@solana/kit";
+
+const here = fileURLToPath(new URL(".", import.meta.url));
+const serviceBin = resolve(here, "../bin.ts");
+const serverBin = resolve(here, "../../../server/src/bin.ts");
+const tsx = resolve(here, "../../../../node_modules/.bin/tsx");
+
+const dataDir = mkdtempSync(join(tmpdir(), "abas-service-"));
+after(() => rmSync(dataDir, { recursive: true, force: true }));
+
+/** Free ports everywhere, so the test never collides with a running service. */
+const env: NodeJS.ProcessEnv = {
+  ...process.env,
+  DATA_DIR: dataDir,
+  PORT: "0",
+  LEDGER_RPC_PORT: "0",
+  LEDGER_WS_PORT: "0",
+};
+delete env.DATABASE_URL;
+delete env.RPC_URL;
+
+interface Started {
+  readonly child: ChildProcess;
+  readonly rpcUrl: string;
+  readonly apiUrl: string;
+  readonly output: () => string;
+}
+
+async function startService(): Promise<Started> {
+  const child = spawn(tsx, [serviceBin], { env, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const deadline = Date.now() + 60_000;
+  while (!/REST API\s+(\S+)/.test(output)) {
+    if (child.exitCode !== null) throw new Error(`abas-service exited early:\n${output}`);
+    if (Date.now() > deadline) throw new Error(`abas-service did not start:\n${output}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    child,
+    rpcUrl: /ledger RPC\s+(\S+)/.exec(output)![1]!,
+    apiUrl: /REST API\s+(\S+)/.exec(output)![1]!,
+    output: () => output,
+  };
+}
+
+async function interrupt(service: Started): Promise<number | null> {
+  const exited = new Promise<number | null>((r) => service.child.once("exit", (code) => r(code)));
+  service.child.kill("SIGINT");
+  return exited;
+}
+
+test("one process serves the ledger, the indexer and the API, and resumes with its data", async () => {
+  // Given the service started on the embedded defaults, and an API key from the keys CLI
+  const first = await startService();
+  const created = spawnSync(tsx, [serverBin, "keys", "create", "--name", "test", "--json"], {
+    env,
+    encoding: "utf8",
+  });
+  assert.equal(created.status, 0, created.stderr);
+  const apiKey = (JSON.parse(created.stdout) as { key: string }).key;
+  const api = new ApiClient({ apiUrl: first.apiUrl, apiKey });
+
+  // When an agent attests an action through the SDK against the printed ledger URL
+  const operator = await generateKeyPairSigner();
+  await createSolanaRpc(first.rpcUrl).requestAirdrop(operator.address, lamports(2_000_000_000n)).send();
+  await waitFor(
+    async () => (await createSolanaRpc(first.rpcUrl).getBalance(operator.address).send()).value > 0n,
+  );
+  const client = new AttestationClient({ rpcUrl: first.rpcUrl, agentKeypair: await generateKeyPairSigner() });
+  await client.registerAgent({ operatorKeypair: operator });
+  const actionHash = await AttestationClient.hashAction('{"tool":"search","query":"flights"}');
+  const receipt = await client.attest({ operatorKeypair: operator, actionHash, actionType: "ToolCall" });
+
+  // Then the REST API lists it once the indexer has it, and health is 200
+  await waitFor(async () => (await api.listAttestations({ limit: 5 })).data.length === 1);
+  const [listed] = (await api.listAttestations({ limit: 5 })).data;
+  assert.equal(listed?.txSignature, receipt.txSignature);
+  assert.equal((await fetch(`${first.apiUrl}/health`)).status, 200);
+
+  // And Ctrl-C stops it cleanly
+  assert.equal(await interrupt(first), 0, first.output());
+  assert.match(first.output(), /stopped/);
+
+  // When it starts again on the same data directory
+  const second = await startService();
+  try {
+    // Then the attestation and the key are still there
+    const again = new ApiClient({ apiUrl: second.apiUrl, apiKey });
+    const page = await again.listAttestations({ limit: 5 });
+    assert.deepEqual(
+      page.data.map((a) => a.txSignature),
+      [receipt.txSignature],
+    );
+  } finally {
+    assert.equal(await interrupt(second), 0, second.output());
+  }
+});
+
+async function waitFor(condition: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error("timed out");
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}

@@ -1,0 +1,64 @@
+/** The service's settings, from the environment (see .env.example), checked before anything starts. */
+import { join, resolve } from "node:path";
+import { z } from "zod";
+
+const port = z.coerce.number().int().min(0).max(65_535);
+
+const Environment = z.object({
+  DATA_DIR: z.string().min(1).default(".data"),
+  HOST: z.string().min(1).default("127.0.0.1"),
+  PORT: port.default(8080),
+  LEDGER_RPC_PORT: port.default(8899),
+  LEDGER_WS_PORT: port.default(8900),
+  RPC_URL: z.url().optional(),
+  WS_URL: z.url().optional(),
+  PROGRAM_ID: z.string().min(32).max(44).optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
+    .optional(),
+  LOG_LEVEL: z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"]).default("warn"),
+});
+
+export interface ServiceConfig {
+  readonly dataDir: string;
+  readonly host: string;
+  readonly apiPort: number;
+  /** Run the embedded local ledger; false when RPC_URL names another one (devnet, say). */
+  readonly localLedger: boolean;
+  readonly ledgerRpcPort: number;
+  readonly ledgerWsPort: number;
+  readonly rpcUrl: string | undefined;
+  readonly wsUrl: string | undefined;
+  readonly programId: string | undefined;
+  /** A postgres:// URL, or the SQLite file under the data directory. */
+  readonly databaseUrl: string;
+  readonly logLevel: z.infer<typeof Environment>["LOG_LEVEL"];
+}
+
+export class ServiceConfigError extends Error {
+  override readonly name = "ServiceConfigError";
+}
+
+export function loadServiceConfig(env: NodeJS.ProcessEnv): ServiceConfig {
+  const parsed = Environment.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+    throw new ServiceConfigError(`invalid settings: ${problems.join("; ")}`);
+  }
+  const e = parsed.data;
+  const dataDir = resolve(e.DATA_DIR);
+  return {
+    dataDir,
+    host: e.HOST,
+    apiPort: e.PORT,
+    localLedger: e.RPC_URL === undefined,
+    ledgerRpcPort: e.LEDGER_RPC_PORT,
+    ledgerWsPort: e.LEDGER_WS_PORT,
+    rpcUrl: e.RPC_URL,
+    wsUrl: e.WS_URL,
+    programId: e.PROGRAM_ID,
+    databaseUrl: e.DATABASE_URL ?? join(dataDir, "abas.sqlite"),
+    logLevel: e.LOG_LEVEL,
+  };
+}

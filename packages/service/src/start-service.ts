@@ -1,0 +1,84 @@
+/**
+ * Starts the parts of the service in order (ledger, database, indexer, REST API) and stops them
+ * in reverse: the API stops taking requests first, the ledger closes its log last.
+ */
+import { join } from "node:path";
+import { migrateToLatest, openDatabase } from "@abas/db";
+import { createIndexerLogger, startIndexer } from "@abas/indexer";
+import { startLedger } from "@abas/ledger";
+import { buildApp, startServer } from "@abas/server";
+import type { ServiceConfig } from "./config.js";
+
+export interface RunningService {
+  readonly rpcUrl: string;
+  readonly wsUrl: string | undefined;
+  readonly programId: string | undefined;
+  readonly apiUrl: string;
+  readonly database: string;
+  /** Stops everything; safe to call twice. */
+  stop(): Promise<void>;
+}
+
+export async function startService(config: ServiceConfig): Promise<RunningService> {
+  const ledger = config.localLedger
+    ? await startLedger({
+        dataDir: join(config.dataDir, "ledger"),
+        host: config.host,
+        rpcPort: config.ledgerRpcPort,
+        wsPort: config.ledgerWsPort,
+        logLevel: ledgerLevel(config.logLevel),
+      })
+    : undefined;
+  const rpcUrl = ledger?.rpcUrl ?? config.rpcUrl;
+  if (rpcUrl === undefined) throw new Error("no ledger: set RPC_URL or run the local ledger");
+  const wsUrl = ledger?.wsUrl ?? config.wsUrl;
+  const programId = ledger?.programId ?? config.programId;
+
+  const database = openDatabase({ url: config.databaseUrl });
+  const stopped: (() => Promise<void>)[] = [];
+  try {
+    await migrateToLatest(database);
+    const indexer = await startIndexer({
+      rpcUrl,
+      ...(wsUrl === undefined ? {} : { wsUrl }),
+      ...(programId === undefined ? {} : { programId }),
+      database,
+      logger: createIndexerLogger(config.logLevel),
+      migrate: false,
+    });
+    stopped.push(() => indexer.stop());
+    const app = await buildApp({
+      db: database.db,
+      dialect: database.dialect,
+      rpcUrl,
+      logLevel: config.logLevel,
+      logStream: process.stderr,
+    });
+    const api = await startServer(app, { port: config.apiPort, host: config.host });
+    stopped.push(() => api.close());
+    let stopping: Promise<void> | undefined;
+    return {
+      rpcUrl,
+      wsUrl,
+      programId,
+      apiUrl: `${api.url}/api/v1`,
+      database: database.description,
+      stop: () =>
+        (stopping ??= (async () => {
+          for (const stop of stopped.reverse()) await stop();
+          await database.close();
+          await ledger?.stop();
+        })()),
+    };
+  } catch (error) {
+    for (const stop of stopped.reverse()) await stop().catch(() => undefined);
+    await database.close();
+    await ledger?.stop();
+    throw error;
+  }
+}
+
+/** The ledger logs at fewer levels than pino. */
+function ledgerLevel(level: ServiceConfig["logLevel"]): "debug" | "info" | "warn" | "error" | "silent" {
+  return level === "trace" ? "debug" : level === "fatal" ? "error" : level;
+}
