@@ -118,10 +118,10 @@ export class SubscriptionSession {
     };
     const recorded = this.ledger.history.get(signature);
     if (recorded !== undefined) {
-      // After the reply that carries the subscription id.
-      setImmediate(() => {
-        if (this.active.has(id)) finish(this.ledger.currentSlot(), recorded.err);
-      });
+      // At the next slot, as a validator's notifications follow its slots: never in the same
+      // write as the reply that carries the subscription id, which clients such as @solana/kit
+      // must read before they start listening for notifications.
+      stopListening = this.ledger.slotStarted.on((slot: SlotInfo) => finish(slot.slot, recorded.err));
       return id;
     }
     stopListening = this.ledger.transactionLanded.on((landed) => {
