@@ -4,6 +4,7 @@ import { Migrator, type Migration, type MigrationResultSet } from "kysely/migrat
 import type { DatabaseHandle, Dialect } from "./create-database.js";
 import * as initial from "./migrations/2026-11-21T0000-initial.js";
 import * as apiKeyPrefix from "./migrations/2026-11-21T0100-api-key-prefix.js";
+import * as webSignIn from "./migrations/2026-11-21T0200-web-sign-in.js";
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -11,6 +12,7 @@ type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<voi
 const MIGRATIONS: Record<string, DialectMigration> = {
   "2026-11-21T0000-initial": initial,
   "2026-11-21T0100-api-key-prefix": apiKeyPrefix,
+  "2026-11-21T0200-web-sign-in": webSignIn,
 };
 
 export async function migrateToLatest(handle: DatabaseHandle): Promise<MigrationResultSet> {

@@ -17,6 +17,7 @@ const Environment = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
     .optional(),
+  PUBLIC_URL: z.url().optional(),
   LOG_LEVEL: z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"]).default("warn"),
 });
 
@@ -33,6 +34,8 @@ export interface ServiceConfig {
   readonly programId: string | undefined;
   /** A postgres:// URL, or the SQLite file under the data directory. */
   readonly databaseUrl: string;
+  /** The address users reach the service at (behind a proxy); links in pages and share cards use it. */
+  readonly publicUrl: string | undefined;
   readonly logLevel: z.infer<typeof Environment>["LOG_LEVEL"];
 }
 
@@ -59,6 +62,7 @@ export function loadServiceConfig(env: NodeJS.ProcessEnv): ServiceConfig {
     wsUrl: e.WS_URL,
     programId: e.PROGRAM_ID,
     databaseUrl: e.DATABASE_URL ?? join(dataDir, "abas.sqlite"),
+    publicUrl: e.PUBLIC_URL,
     logLevel: e.LOG_LEVEL,
   };
 }

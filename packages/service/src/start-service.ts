@@ -7,6 +7,7 @@ import { migrateToLatest, openDatabase } from "@abas/db";
 import { createIndexerLogger, startIndexer } from "@abas/indexer";
 import { startLedger } from "@abas/ledger";
 import { buildApp, startServer } from "@abas/server";
+import { webPlugin } from "@abas/web";
 import type { ServiceConfig } from "./config.js";
 
 export interface RunningService {
@@ -14,6 +15,8 @@ export interface RunningService {
   readonly wsUrl: string | undefined;
   readonly programId: string | undefined;
   readonly apiUrl: string;
+  /** Where the web app (/app) and the share links are served: the public URL, or the API's. */
+  readonly webUrl: string;
   readonly database: string;
   /** Stops everything; safe to call twice. */
   stop(): Promise<void>;
@@ -54,6 +57,14 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
       logLevel: config.logLevel,
       logStream: process.stderr,
     });
+    // The web app (/app) and the share link (/api/actions, /actions.json) on the API's port.
+    await app.register(webPlugin, {
+      db: database.db,
+      dialect: database.dialect,
+      rpcUrl,
+      programId,
+      ...(config.publicUrl === undefined ? {} : { publicUrl: config.publicUrl }),
+    });
     const api = await startServer(app, { port: config.apiPort, host: config.host });
     stopped.push(() => api.close());
     let stopping: Promise<void> | undefined;
@@ -62,6 +73,7 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
       wsUrl,
       programId,
       apiUrl: `${api.url}/api/v1`,
+      webUrl: (config.publicUrl ?? api.url).replace(/\/+$/, ""),
       database: database.description,
       stop: () =>
         (stopping ??= (async () => {

@@ -28,6 +28,8 @@ export interface ListAttestationsOptions {
   readonly until?: number;
   /** A batch commitment address: only that batch's items. */
   readonly batch?: string;
+  /** Lowercase hex: only attestations storing this hash (an action hash, or a privacy commitment). */
+  readonly storedHash?: string;
 }
 
 export interface AttestationPage {
@@ -61,6 +63,7 @@ export async function listAttestations(
   if (options.since !== undefined) query = query.where("timestamp", ">=", options.since);
   if (options.until !== undefined) query = query.where("timestamp", "<", options.until);
   if (options.batch !== undefined) query = query.where("batch_address", "=", options.batch);
+  if (options.storedHash !== undefined) query = query.where("stored_hash", "=", options.storedHash);
   if (after !== undefined) {
     // `slot <= s` gives the index a range; the OR then drops the rows of slot s already served.
     query = query

@@ -54,6 +54,8 @@ export interface ApiListAttestationsQuery {
   readonly until?: number | Date | string;
   /** A batch commitment address. */
   readonly batch?: string;
+  /** 64 lowercase hex: what the ledger stores, the action hash or (privacy mode) its commitment. */
+  readonly storedHash?: string;
 }
 
 type PerActionType = Readonly<Record<ApiActionTypeName, number>>;

@@ -116,6 +116,29 @@ for (const target of testDatabaseTargets()) {
       );
     });
 
+    it("finds the attestations that store a given hash, singles and batch items alike", async () => {
+      // Given a hash that two agents attested, and a batch whose items have their own hashes
+      const storedHash = rows[2]!.stored_hash;
+      const sameHash = buildAttestation({
+        slot: 6,
+        timestamp: T + 5 * HOUR,
+        agent: alice,
+        stored_hash: storedHash,
+      });
+      await seedAttestations(database.db, [sameHash]);
+      // Then the storedHash filter finds both attestations, alone and with other filters, and batch items too
+      assert.deepEqual(await idsFor(`storedHash=${storedHash}`), idsOf(rows[2]!, sameHash));
+      assert.deepEqual(await idsFor(`storedHash=${storedHash}&agent=${bob}`), idsOf(rows[2]!));
+      const item = batchItems[1]!;
+      assert.deepEqual(await idsFor(`storedHash=${item.stored_hash}`), idsOf(item));
+      assert.deepEqual(await idsFor(`storedHash=${"0".repeat(64)}`), new Set());
+      const page = await api.client.listAttestations({ storedHash: item.stored_hash });
+      assert.deepEqual(
+        page.data.map((record) => record.batch?.index),
+        [item.batch_index],
+      );
+    });
+
     it("takes since and until as unix seconds or ISO 8601 alike", async () => {
       const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
       const sinceIso = await idsFor(

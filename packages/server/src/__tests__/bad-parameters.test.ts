@@ -73,6 +73,8 @@ for (const target of testDatabaseTargets()) {
       await assertBadRequest("agent=0xdeadbeef", ABAS_API__INVALID_PARAMETER, "agent");
       await assertBadRequest("operator=short", ABAS_API__INVALID_PARAMETER, "operator");
       await assertBadRequest("batch=" + "l".repeat(40), ABAS_API__INVALID_PARAMETER, "batch");
+      await assertBadRequest("storedHash=" + "A".repeat(64), ABAS_API__INVALID_PARAMETER, "storedHash");
+      await assertBadRequest("storedHash=" + "0".repeat(63), ABAS_API__INVALID_PARAMETER, "storedHash");
     });
 
     it("refuses a bad time, and since not before until", async () => {

@@ -84,6 +84,7 @@ for (const target of testDatabaseTargets()) {
         "operator",
         "privacy",
         "since",
+        "storedHash",
         "until",
       ]);
       const limit = parameters.find((parameter) => parameter.name === "limit")!;

@@ -33,6 +33,13 @@ export const ListAttestationsQuery = Type.Object(
       }),
     ),
     batch: Type.Optional(Address("Only the items of this batch (its commitment account address)")),
+    storedHash: Type.Optional(
+      Type.String({
+        pattern: "^[0-9a-f]{64}$",
+        description:
+          "Only attestations storing this hash (64 lowercase hex): an action hash, or a privacy-mode commitment",
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -1,0 +1,55 @@
+/**
+ * `abas-mcp`: the MCP server on stdio, as a host (Claude Desktop, an IDE, any MCP client) starts it
+ * with `npx -y @abas/mcp`. stdout carries only the protocol; every log line goes to stderr.
+ */
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+
+import { ConfigError, loadConfig, type McpServerConfig } from "./config.js";
+import { SERVER_VERSION, createServer } from "./create-server.js";
+import { createLogger } from "./logger.js";
+
+const EXIT_BAD_CONFIG = 2;
+
+async function main(): Promise<void> {
+  let config: McpServerConfig;
+  try {
+    config = loadConfig(process.env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(
+      `abas-mcp: ${error.message}\nSet these in the "env" of the server's entry in the MCP config (see the @abas/mcp README).\n`,
+    );
+    process.exit(EXIT_BAD_CONFIG);
+  }
+  const logger = createLogger(config.logLevel);
+  const server = createServer(config, logger);
+  const transport = new StdioServerTransport();
+
+  let closing = false;
+  const shutdown = (reason: string) => {
+    if (closing) return;
+    closing = true;
+    logger.debug(`stopping: ${reason}`);
+    void server.close().finally(() => process.exit(0));
+  };
+  // The host ends the session by closing stdin, or with a signal.
+  process.stdin.once("end", () => shutdown("stdin closed"));
+  process.once("SIGINT", () => shutdown("SIGINT"));
+  process.once("SIGTERM", () => shutdown("SIGTERM"));
+
+  await server.connect(transport);
+  logger.info(
+    `abas-mcp ${SERVER_VERSION} ready on stdio: API ${config.apiUrl} (${config.apiKey ? "key set" : "no ABAS_API_KEY"}), ` +
+      `ledger ${config.rpcUrl}, program ${config.programId}`,
+  );
+  if (!config.apiKey) {
+    logger.warn("ABAS_API_KEY is not set: the tools that need the REST API will answer how to create a key");
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `abas-mcp: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+  process.exit(1);
+});

@@ -1,0 +1,247 @@
+/**
+ * `verify_action_hash`: was this action attested, by which agent, when? Answered from the ledger
+ * itself (accounts and transactions read over JSON-RPC, signatures and Merkle proofs checked here),
+ * with the REST API's index used only to find where to look.
+ */
+import { bytesToHex } from "@abas/program-client";
+import { z } from "zod";
+
+import { defineTool } from "../define-tool.js";
+import { parseAddress, parseHex32, parseSignature } from "../parse-input.js";
+import { ActionTypeName, BASE58_ADDRESS, BASE58_SIGNATURE, HEX_32_BYTES, hex32 } from "../schemas.js";
+import type { ToolContext } from "../tool-context.js";
+import { invalidInput } from "../tool-failure.js";
+import { checkCandidate, type CheckedAttestation } from "../verification/check-candidate.js";
+import { findCandidates, type VerifyQuery } from "../verification/find-candidates.js";
+import { resolveAction } from "../verification/resolve-action.js";
+
+const inputSchema = z.object({
+  actionHash: hex32(
+    "The action hash to check: 64 hex characters, SHA-256 of the payload (the receipt's actionHash). Give this or payload.",
+  ).optional(),
+  payload: z
+    .union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())])
+    .optional()
+    .describe(
+      "Or the action itself, hashed here as the ABAS SDK's hashAction does (SHA-256 of the UTF-8 bytes). A string " +
+        "is hashed exactly as given: pass the exact serialized text the agent hashed. A JSON object or array is " +
+        "first written as RFC 8785 canonical JSON (keys sorted, no whitespace), i.e. hashAction(canonicalize(x)); " +
+        "if the agent hashed another serialization (such as JSON.stringify with its own key order), pass that " +
+        "string instead.",
+    ),
+  salt: hex32(
+    'For a privacy-mode attestation: the 32-byte salt from its receipt (64 hex). The ledger stores only the commitment SHA-256("abas:commit:v1" ‖ salt ‖ actionHash), so without the salt it cannot be found.',
+    "the receipt's salt",
+  ).optional(),
+  agent: z
+    .string()
+    .regex(BASE58_ADDRESS, "expected the agent's public key: 32 to 44 base58 characters")
+    .optional()
+    .describe(
+      "The agent expected to have attested it (base58 public key): its account is read from the ledger directly",
+    ),
+  txSignature: z
+    .string()
+    .regex(BASE58_SIGNATURE, "expected a transaction signature: 64 to 88 base58 characters")
+    .optional()
+    .describe(
+      "The transaction that recorded it (the receipt's txSignature; for a batch item, the batch commit)",
+    ),
+  batchAddress: z
+    .string()
+    .regex(BASE58_ADDRESS, "expected the batch account address: 32 to 44 base58 characters")
+    .optional()
+    .describe("For a batch item: the batch attestation account (the receipt's batchAddress)"),
+  index: z
+    .number()
+    .int()
+    .min(0)
+    .max(99)
+    .optional()
+    .describe("For a batch item: its position in the batch, from 0 (the receipt's index)"),
+  proof: z
+    .array(z.string().regex(HEX_32_BYTES, "expected 64 hexadecimal characters (a sibling hash)"))
+    .max(7)
+    .optional()
+    .describe(
+      "For a batch item: the receipt's Merkle inclusion proof (sibling hashes, hex, from the leaf up). Without it the " +
+        "proof is rebuilt from the leaves the ledger stores",
+    ),
+});
+
+const CheckResult = z.object({ ok: z.boolean(), reason: z.string().optional() });
+
+const Attestation = z.object({
+  verified: z.boolean().describe("Every check passed"),
+  kind: z.enum(["single", "batch-item"]),
+  agent: z.string().describe("The agent's public key: its Ed25519 key signed the receipt"),
+  operator: z.string().describe("The operator wallet that submitted it"),
+  actionType: ActionTypeName,
+  privacyMode: z.boolean(),
+  slot: z.number().int().describe("The ledger slot it was recorded in"),
+  timestamp: z.number().int().describe("The ledger's unix time when it was recorded"),
+  recordedAt: z.string().describe("timestamp in ISO 8601 (UTC)"),
+  accountAddress: z.string().describe("The attestation account (for a batch item: the batch account)"),
+  accountExplorerUrl: z.string(),
+  batch: z
+    .object({
+      index: z.number().int(),
+      itemCount: z.number().int(),
+      leavesPublished: z.number().int(),
+      complete: z.boolean().describe("Every leaf is published, so the program checked them against the root"),
+      merkleRoot: z.string().describe("The root the agent signed, as stored on the ledger"),
+      leafHash: z.string(),
+      proof: z.array(z.string()),
+      proofSource: z.enum(["input", "ledger", "unavailable"]),
+    })
+    .nullable(),
+  txSignature: z.string().nullable().describe("The transaction that recorded it"),
+  explorerUrl: z.string().nullable().describe("That transaction in the Solana Explorer"),
+  agentSignature: z.string().describe("The agent's Ed25519 signature (base58), as stored on the ledger"),
+  checks: z
+    .record(z.string(), CheckResult)
+    .describe(
+      "Each check and its result: format, storedHash, agentSignature, merkleProof, address, account, accountFields, batchLeaf, transaction",
+    ),
+});
+
+const outputSchema = z.object({
+  attested: z.boolean().describe("true when at least one attestation of this hash passed every check"),
+  actionHash: z.string(),
+  storedHash: z.string().describe("What the ledger stores: the action hash, or with a salt its commitment"),
+  hashedFrom: z.enum(["actionHash", "payload string", "payload as RFC 8785 canonical JSON"]),
+  canonicalPayload: z.string().nullable().describe("The exact text hashed, for a JSON payload"),
+  searchedBy: z
+    .enum(["batchAddress", "txSignature", "agent", "index"])
+    .describe("How the attestations were found: from the reference given, or through the ABAS index"),
+  attestations: z.array(Attestation),
+  notes: z.array(z.string()).describe("What was not found or not searched, and why"),
+  ledger: z.object({ rpcUrl: z.string(), programId: z.string() }),
+});
+
+type Output = z.input<typeof outputSchema>;
+
+const CHECK_DESCRIPTIONS: Record<string, string> = {
+  storedHash: "the stored hash is the action hash (or its commitment under the salt)",
+  agentSignature: "the agent's Ed25519 signature verifies over the exact signed message",
+  merkleProof: "the inclusion proof links the item to the signed Merkle root",
+  address: "the account is at the program address derived from agent and hash",
+  account: "the program's account exists on the ledger",
+  accountFields: "the account's fields match",
+  batchLeaf: "the batch is complete and stores this item at its index",
+  transaction: "the recording transaction succeeded in that slot",
+};
+
+function renderAttestation(attestation: CheckedAttestation): string[] {
+  const where =
+    attestation.batch === null
+      ? `attestation account ${attestation.accountAddress}`
+      : `item ${attestation.batch.index} of ${attestation.batch.itemCount} in batch ${attestation.accountAddress} ` +
+        `(Merkle root ${attestation.batch.merkleRoot}, proof from ${attestation.batch.proofSource})`;
+  const lines = [
+    `${attestation.verified ? "VERIFIED" : "NOT VERIFIED"}: ${attestation.actionType}${attestation.privacyMode ? " (privacy mode)" : ""} ` +
+      `attested by agent ${attestation.agent} (operator ${attestation.operator}) at ${attestation.recordedAt} ` +
+      `(ledger time, slot ${attestation.slot}); ${where}.`,
+    `  transaction ${attestation.txSignature ?? "not found"}${attestation.explorerUrl ? ` ${attestation.explorerUrl}` : ""}`,
+    `  agent signature ${attestation.agentSignature}`,
+  ];
+  const failed = Object.entries(attestation.checks).filter(([, check]) => !check.ok);
+  if (failed.length === 0) {
+    const passed = Object.keys(attestation.checks)
+      .map((name) => CHECK_DESCRIPTIONS[name])
+      .filter((text) => text !== undefined);
+    lines.push(`  checked against the ledger: ${passed.join("; ")}.`);
+  } else {
+    for (const [name, check] of failed) lines.push(`  FAILED ${name}: ${check.reason ?? "failed"}`);
+  }
+  return lines;
+}
+
+function render(output: Output, checked: readonly CheckedAttestation[]): string {
+  const hash = `${output.hashedFrom === "actionHash" ? "Action hash" : `Action hash (of the ${output.hashedFrom})`} ${output.actionHash}`;
+  const stored =
+    output.storedHash === output.actionHash ? "" : ` (stored as commitment ${output.storedHash})`;
+  const verdict = output.attested
+    ? `ATTESTED. ${hash}${stored} is recorded on the ledger (${output.ledger.rpcUrl}).`
+    : `NOT ATTESTED. No attestation of ${hash.charAt(0).toLowerCase()}${hash.slice(1)}${stored} passed the ledger checks.`;
+  const lines = [
+    verdict,
+    ...checked.flatMap(renderAttestation),
+    ...output.notes.map((note) => `Note: ${note}`),
+  ];
+  if (!output.attested) {
+    lines.push(
+      "If it was attested in privacy mode, pass the receipt's salt. A JSON payload is hashed as RFC 8785 " +
+        "canonical JSON; if the agent hashed another serialization, pass that exact string or the receipt's actionHash.",
+    );
+  }
+  return lines.join("\n");
+}
+
+async function buildQuery(
+  input: z.output<typeof inputSchema>,
+): Promise<{ query: VerifyQuery; proof?: Uint8Array[] }> {
+  const action = await resolveAction(input);
+  if (input.index !== undefined && input.batchAddress === undefined && input.txSignature === undefined) {
+    throw invalidInput(
+      "index",
+      "needs the batch it numbers: pass `batchAddress` (or `txSignature`) from the receipt too.",
+    );
+  }
+  const proof = input.proof?.map((sibling, i) => parseHex32(sibling, `proof[${i}]`, "a sibling hash"));
+  return {
+    query: {
+      action,
+      agent: input.agent === undefined ? undefined : parseAddress(input.agent, "agent"),
+      txSignature:
+        input.txSignature === undefined ? undefined : parseSignature(input.txSignature, "txSignature"),
+      batchAddress:
+        input.batchAddress === undefined
+          ? undefined
+          : parseAddress(input.batchAddress, "batchAddress", "an account address"),
+      index: input.index,
+    },
+    ...(proof === undefined ? {} : { proof }),
+  };
+}
+
+async function verify(input: z.output<typeof inputSchema>, context: ToolContext) {
+  const { query, proof } = await buildQuery(input);
+  const search = await findCandidates(query, context);
+  const checked: CheckedAttestation[] = [];
+  for (const candidate of search.candidates) {
+    checked.push(await checkCandidate(candidate, query.action, proof, context));
+  }
+  const structured: Output = {
+    attested: checked.some((attestation) => attestation.verified),
+    actionHash: bytesToHex(query.action.actionHash),
+    storedHash: bytesToHex(query.action.storedHash),
+    hashedFrom: query.action.hashedFrom,
+    canonicalPayload: query.action.canonicalPayload,
+    searchedBy: search.searchedBy,
+    attestations: checked.map((attestation) => ({ ...attestation, checks: { ...attestation.checks } })),
+    notes: search.notes,
+    ledger: { rpcUrl: context.config.rpcUrl, programId: context.config.programId },
+  };
+  return { structured, text: render(structured, checked) };
+}
+
+export const verifyActionHash = defineTool({
+  name: "verify_action_hash",
+  title: "Verify an action against the ledger",
+  description:
+    "Check whether an AI agent's action was attested with ABAS, and by whom and when, against the Solana ledger " +
+    "itself rather than anyone's logs. Give the action as `actionHash` (64 hex, SHA-256) or as `payload`: a string " +
+    "is hashed exactly as given; a JSON object or array is first canonicalized with RFC 8785 (JSON Canonicalization " +
+    "Scheme), then hashed with SHA-256, as the ABAS SDK's hashAction(canonicalize(x)) does. For a privacy-mode " +
+    "receipt also give its `salt`. Optionally narrow with `agent`, `txSignature`, or for a batch item `batchAddress` " +
+    "(+ `index`, `proof`); without any, candidates are found through the ABAS index. Each candidate is read from the " +
+    "ledger and checked: the stored hash (or salted commitment), the agent's Ed25519 signature over the exact signed " +
+    "message, for a batch item the Merkle inclusion proof against the on-chain root and that the batch is complete, " +
+    "the account's address and fields, and the recording transaction. Answers attested true/false with the agent, " +
+    "operator, ledger time and slot, and the evidence (account address, transaction signature, agent signature, " +
+    "Explorer link).",
+  inputSchema,
+  outputSchema,
+  handler: verify,
+});

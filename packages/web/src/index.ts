@@ -1,0 +1,2 @@
+export { webPlugin } from "./web-plugin.js";
+export type { WebPluginOptions } from "./web-context.js";

@@ -1,0 +1,150 @@
+import {
+  agentPath,
+  actionTypeTag,
+  attestationPath,
+  checkList,
+  kindLabel,
+  timeTag,
+} from "../html/components.js";
+import { formatCount } from "../html/format.js";
+import { html, type SafeHtml } from "../html/html.js";
+import type { ActionLookup, ActionMatch, HashSource } from "../ledger/lookup-action.js";
+
+export interface VerifyForm {
+  readonly input: string;
+  readonly salt: string;
+  readonly proof: string;
+}
+
+const SOURCES: Record<HashSource, string> = {
+  "action-hash": "the 64-hex action hash you pasted",
+  "payload-as-written": "SHA-256 of the text exactly as pasted",
+  "canonical-json": "SHA-256 of the payload as canonical JSON (RFC 8785), as the SDK hashes objects",
+};
+
+function form(values: VerifyForm): SafeHtml {
+  return html`<form class="card" method="post" action="/app/verify">
+    <label for="input">Action payload or action hash</label>
+    <textarea
+      id="input"
+      name="input"
+      required
+      spellcheck="false"
+      placeholder='{"tool":"flights.search","arguments":{"from":"LIS","to":"SFO"}}'
+    >
+${values.input}</textarea>
+    <label for="salt"
+      >Salt <small>· privacy-mode receipts only: the receipt's 64-hex <code>salt</code></small></label
+    >
+    <input type="text" id="salt" name="salt" value="${values.salt}" spellcheck="false" autocomplete="off" />
+    <details ${values.proof ? html`open` : null}>
+      <summary>Batch item: check the receipt's own Merkle proof</summary>
+      <label for="proof"
+        >Proof
+        <small
+          >· the receipt's <code>proof</code> list; without it the proof is computed from the leaves the batch
+          published on the ledger</small
+        ></label
+      >
+      <textarea id="proof" name="proof" spellcheck="false">${values.proof}</textarea>
+    </details>
+    <div class="form-actions"><button type="submit">Check against the ledger</button></div>
+  </form>`;
+}
+
+function matchCard(match: ActionMatch): SafeHtml {
+  const { record, verification } = match;
+  const attested = verification.status === "verified";
+  return html`<section class="card" data-result="${attested ? "attested" : "not-verified"}">
+    <div
+      class="verdict ${attested ? "verdict-ok" : verification.status === "unavailable" ? "verdict-unknown" : "verdict-bad"}"
+    >
+      <span class="mark" aria-hidden="true"
+        >${attested ? "✓" : verification.status === "unavailable" ? "?" : "✗"}</span
+      >
+      <div>
+        <strong
+          >${attested ? "Attested" : verification.status === "unavailable" ? "The ledger could not be checked" : "Found in the index, but the ledger does not confirm it"}</strong
+        >
+        <p>
+          ${actionTypeTag(record.actionType)} by agent
+          <a class="mono break" href="${agentPath(record.agent)}" data-agent>${record.agent}</a>
+          at <b data-time>${timeTag(record.timestamp)}</b>, slot ${formatCount(record.slot)}.
+        </p>
+      </div>
+    </div>
+    <dl class="facts">
+      <dt>Matched by</dt>
+      <dd>${SOURCES[match.candidate.source]}</dd>
+      <dt>Action hash</dt>
+      <dd class="mono break">${match.candidate.actionHash}</dd>
+      ${
+        record.privacy
+          ? html`<dt>Commitment</dt>
+              <dd class="mono break">${record.storedHash}</dd>`
+          : null
+      }
+      <dt>Kind</dt>
+      <dd>${kindLabel(record)}</dd>
+      <dt>Receipt</dt>
+      <dd><a href="${attestationPath(record.id)}">Open the receipt page →</a></dd>
+    </dl>
+    <details>
+      <summary>What was checked against the ledger</summary>
+      ${checkList(verification)}
+    </details>
+  </section>`;
+}
+
+function notFound(lookup: ActionLookup, indexedSlot: number | null): SafeHtml {
+  return html`<section class="card" data-result="not-attested">
+    <div class="verdict verdict-bad">
+      <span class="mark" aria-hidden="true">✗</span>
+      <div>
+        <strong>Not attested</strong>
+        <p>
+          No attestation of this action${lookup.privacy ? " under this salt" : ""} is recorded: none of the
+          ABAS transactions read from the
+          ledger${indexedSlot === null ? "" : ` up to slot ${formatCount(indexedSlot)}`} stores its hash.
+        </p>
+      </div>
+    </div>
+    <dl class="facts">
+      ${lookup.candidates.map(
+        (candidate) =>
+          html`<dt>Tried</dt>
+            <dd>
+              <span class="mono break">${candidate.actionHash}</span><br /><small class="muted"
+                >${SOURCES[candidate.source]}</small
+              >
+            </dd>`,
+      )}
+    </dl>
+    <p class="muted last">
+      A privacy-mode attestation can only be found with its receipt's salt. An action attested seconds ago may
+      not be indexed yet: try again shortly.
+    </p>
+  </section>`;
+}
+
+export function verifyPage(options: {
+  form: VerifyForm;
+  lookup?: ActionLookup;
+  indexedSlot?: number | null;
+  error?: string;
+}): SafeHtml {
+  const { lookup } = options;
+  return html`<div class="page-head">
+      <div>
+        <h1>Verify an action</h1>
+        <p class="lede">
+          Paste what an agent did (the payload it hashed) or its action hash. This page finds whether, when
+          and by which agent it was attested, and checks the attestation against the ledger: account, fields,
+          the agent's signature, and for batch items the Merkle proof.
+        </p>
+      </div>
+    </div>
+    ${form(options.form)}
+    ${options.error === undefined ? null : html`<p class="notice error" role="alert">${options.error}</p>`}
+    ${lookup === undefined ? null : lookup.matches.length === 0 ? notFound(lookup, options.indexedSlot ?? null) : lookup.matches.map(matchCard)}`;
+}

@@ -1,0 +1,215 @@
+/**
+ * The share link, per the Solana Actions specification: `GET`/`OPTIONS /api/actions/verify?tx=…`
+ * (and `/api/actions/verify/<attestation id or signature>`, which actions.json maps the receipt
+ * pages to) answer an ActionGetResponse describing the receipt and its verification status,
+ * computed from the ledger; its icon is the receipt card `/api/actions/verify/card.png`.
+ * The Action is informational: its button is disabled, its links open the Explorer and the
+ * receipt page. Every answer carries the Actions CORS headers, X-Action-Version and X-Blockchain-Ids.
+ */
+import { getAttestation, type AttestationRecord as IndexedAttestation } from "@abas/db";
+import { getTransactionExplorerUrl } from "@abas/sdk";
+import type { ActionGetResponse, ActionsJson } from "@solana/actions-spec";
+import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
+
+import { decodeAddress, isTransactionSignature } from "../base58.js";
+import type { LedgerVerification } from "../ledger/verify-record.js";
+import type { VerificationCache } from "../ledger/verification-cache.js";
+import { setActionHeaders } from "../share/action-headers.js";
+import { renderReceiptCard } from "../share/receipt-card.js";
+import { describeReceipt, describeUnknown, type ReceiptFacts } from "../share/receipt-facts.js";
+import { ACTION_PATH, CARD_PATH, cardUrl } from "../share/share-links.js";
+import { HttpError, originOf, type WebContext } from "../web-context.js";
+
+interface Subject {
+  readonly records: readonly IndexedAttestation[];
+  readonly wholeBatch: boolean;
+  readonly verification: LedgerVerification;
+}
+
+type Reference = { readonly key: "tx" | "id"; readonly value: string };
+
+const ATTESTATION_ID = /^([1-9A-HJ-NP-Za-km-z]{32,44})(?::(\d{1,3}))?$/;
+
+function isAttestationId(value: string): boolean {
+  const match = ATTESTATION_ID.exec(value);
+  return match !== null && decodeAddress(match[1]!) !== undefined;
+}
+
+function referenceFrom(query: unknown): Reference {
+  const { tx, id } = (query ?? {}) as Record<string, unknown>;
+  if (typeof tx === "string" && id === undefined) {
+    if (!isTransactionSignature(tx)) {
+      throw new HttpError(
+        400,
+        "Invalid tx: expected a base58 transaction signature (64 bytes, at most 88 characters).",
+      );
+    }
+    return { key: "tx", value: tx };
+  }
+  if (typeof id === "string" && tx === undefined) {
+    if (!isAttestationId(id) && !isTransactionSignature(id)) {
+      throw new HttpError(
+        400,
+        "Invalid id: expected an attestation id (an address or <batch address>:<index>).",
+      );
+    }
+    return { key: "id", value: id };
+  }
+  if (tx !== undefined && id !== undefined) throw new HttpError(400, "Give either tx or id, not both.");
+  throw new HttpError(400, "Missing tx: call this link with ?tx=<transaction signature>.");
+}
+
+function referenceFromPath(id: string): Reference {
+  if (isTransactionSignature(id)) return { key: "tx", value: id };
+  if (isAttestationId(id)) return { key: "id", value: id };
+  throw new HttpError(400, "Invalid id: expected a transaction signature or an attestation id.");
+}
+
+async function resolveSubject(
+  context: WebContext,
+  cache: VerificationCache,
+  reference: Reference,
+): Promise<Subject | undefined> {
+  const lookup = await getAttestation(context.db, reference.value);
+  if (lookup === undefined) return undefined;
+  const records = lookup.data;
+  const wholeBatch = lookup.matchedBy === "txSignature" && records[0]!.batch !== null;
+  return { records, wholeBatch, verification: await cache.verify(records[0]!) };
+}
+
+function factsOf(subject: Subject | undefined, reference: Reference): ReceiptFacts {
+  return subject === undefined
+    ? describeUnknown(reference.value)
+    : describeReceipt(subject.records, subject.verification, subject.wholeBatch);
+}
+
+/** Rendered cards by reference and check time: a verified card is the same until it is re-checked. */
+const MAX_CACHED_CARDS = 200;
+
+export const actionRoutes: FastifyPluginAsync<{ context: WebContext; cache: VerificationCache }> = async (
+  app,
+  { context, cache },
+) => {
+  const cards = new Map<string, Buffer>();
+  const cardOf = (facts: ReceiptFacts, checkedAt: number, host: string, reference: Reference): Buffer => {
+    const key = `${reference.key}:${reference.value}:${facts.status}:${checkedAt}:${host}`;
+    let png = cards.get(key);
+    if (png === undefined) {
+      png = renderReceiptCard(facts, checkedAt, host);
+      cards.set(key, png);
+      if (cards.size > MAX_CACHED_CARDS) cards.delete(cards.keys().next().value!);
+    }
+    return png;
+  };
+
+  app.addHook("onRequest", async (_request, reply) => {
+    const identity = await context.ledgerIdentity().catch(() => undefined);
+    setActionHeaders(reply, identity?.blockchainId);
+  });
+
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (error instanceof HttpError) return reply.code(error.statusCode).send({ message: error.message });
+    if (typeof error.statusCode === "number" && error.statusCode >= 400 && error.statusCode < 500) {
+      return reply.code(error.statusCode).send({ message: error.message });
+    }
+    request.log.error({ err: error }, "share link failed");
+    return reply.code(500).send({ message: `The receipt could not be read (request ${request.id}).` });
+  });
+
+  async function answerAction(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    reference: Reference,
+  ): Promise<ActionGetResponse> {
+    const origin = originOf(context, request);
+    const subject = await resolveSubject(context, cache, reference);
+    const facts = factsOf(subject, reference);
+    // A verified receipt stays verified; anything else may change as soon as the indexer catches up.
+    reply.header("cache-control", facts.status === "verified" ? "public, max-age=60" : "no-cache");
+    const icon = cardUrl(origin, reference.key, reference.value);
+    if (subject === undefined) {
+      return {
+        type: "action",
+        icon,
+        title: facts.title,
+        description: facts.description,
+        label: facts.label,
+        disabled: true,
+        error: { message: facts.error ?? facts.description },
+      } satisfies ActionGetResponse;
+    }
+    const first = subject.records[0]!;
+    const page = subject.wholeBatch ? first.txSignature : first.id;
+    return {
+      type: "action",
+      icon,
+      title: facts.title,
+      description: facts.description,
+      label: facts.label,
+      disabled: true,
+      links: {
+        actions: [
+          {
+            type: "external-link",
+            href: getTransactionExplorerUrl(first.txSignature, context.ledger.rpcUrl),
+            label: "View on Solana Explorer",
+          },
+          {
+            type: "external-link",
+            href: `${origin}/app/attestations/${encodeURIComponent(page)}`,
+            label: "Open the receipt",
+          },
+        ],
+      },
+    } satisfies ActionGetResponse;
+  }
+
+  app.route({
+    method: ["GET", "OPTIONS"],
+    url: ACTION_PATH,
+    handler: async (request, reply) => answerAction(request, reply, referenceFrom(request.query)),
+  });
+
+  app.route({
+    method: ["GET", "OPTIONS"],
+    url: CARD_PATH,
+    handler: async (request, reply) => {
+      const reference = referenceFrom(request.query);
+      const subject = await resolveSubject(context, cache, reference);
+      const facts = factsOf(subject, reference);
+      // An unknown reference's card says "not found" at the time of asking: not worth keeping.
+      const png =
+        subject === undefined
+          ? renderReceiptCard(facts, Date.now(), new URL(originOf(context, request)).host)
+          : cardOf(
+              facts,
+              subject.verification.checkedAt,
+              new URL(originOf(context, request)).host,
+              reference,
+            );
+      return reply
+        .type("image/png")
+        .header("cache-control", `public, max-age=${facts.status === "verified" ? 300 : 10}`)
+        .send(png);
+    },
+  });
+
+  app.route<{ Params: { id: string } }>({
+    method: ["GET", "OPTIONS"],
+    url: `${ACTION_PATH}/:id`,
+    handler: async (request, reply) => answerAction(request, reply, referenceFromPath(request.params.id)),
+  });
+
+  app.route({
+    method: ["GET", "OPTIONS"],
+    url: "/actions.json",
+    handler: async () =>
+      ({
+        rules: [
+          // A receipt page's URL unfurls as its Action: /app/attestations/<id> -> /api/actions/verify/<id>.
+          { pathPattern: "/app/attestations/*", apiPath: `${ACTION_PATH}/*` },
+          { pathPattern: "/api/actions/**", apiPath: "/api/actions/**" },
+        ],
+      }) satisfies ActionsJson,
+  });
+};

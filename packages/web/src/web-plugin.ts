@@ -1,0 +1,119 @@
+/**
+ * `webPlugin`: the web app under /app, the share link under /api/actions with /actions.json, on the
+ * Fastify app of the REST API (same process, same port). Pages are rendered on the server; one
+ * small script, bundled from TypeScript when the plugin starts, adds the live list, the wallet
+ * sign-in and the API-key buttons.
+ */
+import cookie from "@fastify/cookie";
+import { LOCAL_PROGRAM_ID } from "@abas/sdk";
+import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
+
+import { loadWebAssets, type WebAsset } from "./assets/web-assets.js";
+import { createLedgerIdentityReader } from "./ledger/ledger-identity.js";
+import { VerificationCache } from "./ledger/verification-cache.js";
+import { errorPage } from "./pages/error-page.js";
+import { accountRoutes } from "./routes/account-routes.js";
+import { actionRoutes } from "./routes/action-routes.js";
+import { pageRoutes, sendPage } from "./routes/page-routes.js";
+import { createWebContext, HttpError, type WebContext, type WebPluginOptions } from "./web-context.js";
+
+const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  // Wallet icons are data: URIs (Wallet Standard).
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join("; ");
+
+function serveAsset(asset: WebAsset) {
+  return async (_request: FastifyRequest, reply: FastifyReply) =>
+    reply
+      .type(asset.contentType)
+      .header("cache-control", "public, max-age=31536000, immutable")
+      .send(asset.body);
+}
+
+/** Pages get an HTML error page; the script's requests (JSON, fragments) get `{ message }`. */
+function wantsHtml(request: FastifyRequest): boolean {
+  return (
+    request.method === "GET" &&
+    !request.url.startsWith("/app/live/") &&
+    !request.url.startsWith("/app/api-keys/table")
+  );
+}
+
+function appErrorHandler(context: WebContext) {
+  return (error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply) => {
+    let statusCode = 500;
+    let message = `Something went wrong on the server (request ${request.id}); it is in the server's log.`;
+    let code: string | undefined;
+    if (error instanceof HttpError) {
+      statusCode = error.statusCode;
+      message = error.message;
+      code = error.code;
+    } else if (typeof error.statusCode === "number" && error.statusCode >= 400 && error.statusCode < 500) {
+      statusCode = error.statusCode;
+      message = error.message;
+    } else {
+      request.log.error({ err: error }, "web request failed");
+    }
+    if (wantsHtml(request)) {
+      return sendPage(
+        reply,
+        { title: "Error", page: "error", body: errorPage(statusCode, message), context },
+        statusCode,
+      );
+    }
+    return reply.code(statusCode).send(code === undefined ? { message } : { message, code });
+  };
+}
+
+const appRoutes: FastifyPluginAsync<{ context: WebContext }> = async (app, { context }) => {
+  await app.register(cookie);
+  app.addContentTypeParser(
+    "application/x-www-form-urlencoded",
+    { parseAs: "string", bodyLimit: 1_048_576 },
+    (_request, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    },
+  );
+  app.addHook("onSend", async (_request, reply) => {
+    reply.header("content-security-policy", CONTENT_SECURITY_POLICY);
+    reply.header("x-content-type-options", "nosniff");
+    reply.header("referrer-policy", "same-origin");
+    reply.header("x-frame-options", "DENY");
+    if (!reply.hasHeader("cache-control")) reply.header("cache-control", "no-cache");
+  });
+  app.setErrorHandler(appErrorHandler(context));
+  app.setNotFoundHandler((request, reply) =>
+    appErrorHandler(context)(
+      new HttpError(404, `There is no page at ${request.url.split("?")[0]}.`),
+      request,
+      reply,
+    ),
+  );
+
+  for (const asset of [context.assets.script, context.assets.stylesheet, context.assets.favicon]) {
+    app.get(asset.path.slice("/app".length), serveAsset(asset));
+  }
+  await app.register(pageRoutes, { context });
+  await app.register(accountRoutes, { context });
+};
+
+export const webPlugin: FastifyPluginAsync<WebPluginOptions> = async (app, options) => {
+  const programId = options.programId ?? LOCAL_PROGRAM_ID;
+  const context = createWebContext(
+    { ...options, programId },
+    { assets: await loadWebAssets(), ledgerIdentity: createLedgerIdentityReader(options.rpcUrl) },
+  );
+  const cache = new VerificationCache(context.ledger);
+
+  app.get("/", async (_request, reply) => reply.redirect("/app", 302));
+  await app.register(appRoutes, { prefix: "/app", context });
+  await app.register(actionRoutes, { context, cache });
+};
