@@ -110,7 +110,8 @@ export function optionalEnum<T extends string>(
   return value as T;
 }
 
-const COMMITMENTS = [
+/** Every commitment name a client may send, current and deprecated. */
+export const COMMITMENTS = [
   "processed",
   "confirmed",
   "finalized",

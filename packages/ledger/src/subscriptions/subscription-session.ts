@@ -17,6 +17,7 @@ import {
   configParam,
   optionalBoolean,
   optionalEnum,
+  COMMITMENTS,
   positional,
   requiredParam,
   signatureParam,
@@ -25,17 +26,6 @@ import {
 import { withContext } from "../rpc/rpc-context.js";
 
 type Kind = "signature" | "slot" | "logs" | "account" | "program" | "root";
-
-const COMMITMENTS = [
-  "processed",
-  "confirmed",
-  "finalized",
-  "recent",
-  "single",
-  "singleGossip",
-  "root",
-  "max",
-];
 
 const SYSTEM_PROGRAM = "11111111111111111111111111111111" as Address;
 
