@@ -1,0 +1,481 @@
+/**
+ * The `abas` command as a user runs it: a child process per command, against the whole service
+ * (local ledger, indexer, REST API) started in this process on free ports.
+ */
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { after, before, describe, test } from "node:test";
+import { fileURLToPath } from "node:url";
+
+import { loadServiceConfig, startService, type RunningService } from "@abas/service";
+import { address, createSolanaRpc, lamports } from "@solana/kit";
+
+const here = fileURLToPath(new URL(".", import.meta.url));
+const bin = resolve(here, "../bin.ts");
+const tsx = resolve(here, "../../../../node_modules/.bin/tsx");
+
+const work = mkdtempSync(join(tmpdir(), "abas-cli-"));
+const dataDir = join(work, "data");
+let service: RunningService;
+let env: NodeJS.ProcessEnv;
+
+type Result = { code: number | null; stdout: string; stderr: string };
+
+/** Runs `abas ...args` in the work folder (asynchronously: the service runs in this process). */
+function abas(
+  args: readonly string[],
+  options: { input?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<Result> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(tsx, [bin, ...args], { cwd: work, env: { ...env, ...options.env } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => resolvePromise({ code, stdout, stderr }));
+    child.stdin.end(options.input ?? "");
+  });
+}
+
+async function abasJson<T = Record<string, unknown>>(args: readonly string[]): Promise<T> {
+  const result = await abas([...args, "--json"]);
+  assert.equal(result.code, 0, result.stderr);
+  return JSON.parse(result.stdout) as T;
+}
+
+async function fund(owner: string): Promise<void> {
+  const rpc = createSolanaRpc(service.rpcUrl);
+  await rpc.requestAirdrop(address(owner), lamports(10_000_000_000n)).send();
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const { value } = await rpc.getBalance(address(owner), { commitment: "confirmed" }).send();
+    if (value > 0n) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`airdrop to ${owner} did not land`);
+}
+
+/** A new key file in the work folder, its address, funded when asked. */
+async function newKey(name: string, funded = false): Promise<{ path: string; address: string }> {
+  const { address: keyAddress, path } = await abasJson<{ address: string; path: string }>([
+    "keygen",
+    "--out",
+    `${name}.json`,
+  ]);
+  if (funded) await fund(keyAddress);
+  return { path, address: keyAddress };
+}
+
+before(async () => {
+  service = await startService(
+    loadServiceConfig({ DATA_DIR: dataDir, PORT: "0", LEDGER_RPC_PORT: "0", LEDGER_WS_PORT: "0" }),
+  );
+  env = { ...process.env, RPC_URL: service.rpcUrl, ABAS_API_URL: service.apiUrl, DATA_DIR: dataDir };
+  delete env.DATABASE_URL;
+  delete env.PROGRAM_ID;
+});
+
+after(async () => {
+  await service?.stop();
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe("keygen", () => {
+  test("writes a Solana CLI key file, prints its address, and never overwrites it", async () => {
+    // When
+    const created = await abas(["keygen", "--out", "k1.json"]);
+    // Then
+    assert.equal(created.code, 0, created.stderr);
+    const bytes = JSON.parse(readFileSync(join(work, "k1.json"), "utf8")) as number[];
+    assert.equal(bytes.length, 64);
+    assert.match(created.stdout, /^[1-9A-HJ-NP-Za-km-z]{32,44}\n/);
+    const again = await abas(["keygen", "--out", "k1.json"]);
+    assert.equal(again.code, 2);
+    assert.match(again.stderr, /k1\.json exists already; keygen never overwrites a key/);
+  });
+});
+
+describe("agents, attestations and receipts", () => {
+  let operator: { path: string; address: string };
+  let agent: { path: string; address: string };
+
+  before(async () => {
+    operator = await newKey("operator", true);
+    agent = await newKey("agent");
+  });
+
+  test("agent register, show and update", async () => {
+    const registered = await abas([
+      "agent",
+      "register",
+      "--operator",
+      operator.path,
+      "--agent",
+      agent.path,
+      "--types",
+      "ToolCall,Decision",
+    ]);
+    assert.equal(registered.code, 0, registered.stderr);
+    assert.match(registered.stdout, new RegExp(`Agent ${agent.address} registered`));
+
+    const shown = await abasJson<{ status: string; allowedActionTypes: string[]; operator: string }>([
+      "agent",
+      "show",
+      agent.address,
+    ]);
+    assert.equal(shown.status, "active");
+    assert.deepEqual(shown.allowedActionTypes, ["ToolCall", "Decision"]);
+    assert.equal(shown.operator, operator.address);
+
+    // By address: only the operator signs.
+    const updated = await abasJson<{ status: string; allowedActionTypes: string[] }>([
+      "agent",
+      "update",
+      "--operator",
+      operator.path,
+      "--agent",
+      agent.address,
+      "--status",
+      "active",
+      "--types",
+      "ToolCall,Decision,ModelInvocation",
+    ]);
+    assert.deepEqual(updated.allowedActionTypes, ["ToolCall", "Decision", "ModelInvocation"]);
+  });
+
+  test("attest a payload, save the receipt, verify it against the ledger", async () => {
+    const attested = await abas([
+      "attest",
+      "--operator",
+      operator.path,
+      "--agent",
+      agent.path,
+      "--type",
+      "ToolCall",
+      "--payload",
+      '{"tool":"search"}',
+      "--receipt-out",
+      "receipt.json",
+    ]);
+    assert.equal(attested.code, 0, attested.stderr);
+    const receipt = JSON.parse(readFileSync(join(work, "receipt.json"), "utf8")) as Record<string, unknown>;
+    assert.equal(receipt.privacyMode, false);
+    assert.equal(receipt.agent, agent.address);
+
+    const verified = await abas(["verify", "receipt.json"]);
+    assert.equal(verified.code, 0, verified.stderr);
+    assert.match(verified.stdout, /receipt: VALID/);
+
+    const found = await abasJson<{ found: boolean }>([
+      "verify",
+      "--hash",
+      receipt.actionHash as string,
+      "--agent",
+      agent.address,
+    ]);
+    assert.equal(found.found, true);
+  });
+
+  test("a private attestation says its receipt carries the salt, and verifies from stdin", async () => {
+    const attested = await abas([
+      "attest",
+      "--operator",
+      operator.path,
+      "--agent",
+      agent.path,
+      "--type",
+      "Decision",
+      "--payload",
+      '{"b":2,"a":1}',
+      "--canonical",
+      "--private",
+    ]);
+    assert.equal(attested.code, 0, attested.stderr);
+    assert.match(attested.stdout, /privacy-mode receipt: it carries the salt/);
+    const receipt = JSON.parse(attested.stdout.slice(attested.stdout.indexOf("Receipt:\n") + 9)) as {
+      salt: string;
+      actionHash: string;
+    };
+    assert.match(receipt.salt, /^[0-9a-f]{64}$/);
+
+    const verified = await abas(["verify", "-", "--json"], { input: JSON.stringify(receipt) });
+    assert.equal(verified.code, 0, verified.stderr);
+    assert.equal((JSON.parse(verified.stdout) as { valid: boolean }).valid, true);
+
+    // Without the salt the commitment cannot be found; with it, it can.
+    const withoutSalt = await abas(["verify", "--hash", receipt.actionHash, "--agent", agent.address]);
+    assert.equal(withoutSalt.code, 1);
+    assert.match(withoutSalt.stderr, /no attestation of .* only with its --salt/);
+    const withSalt = await abas([
+      "verify",
+      "--hash",
+      receipt.actionHash,
+      "--salt",
+      receipt.salt,
+      "--agent",
+      agent.address,
+    ]);
+    assert.equal(withSalt.code, 0, withSalt.stderr);
+  });
+
+  test("a tampered receipt is invalid: exit 1 and the failed checks", async () => {
+    const receipt = JSON.parse(readFileSync(join(work, "receipt.json"), "utf8")) as Record<string, unknown>;
+    writeFileSync(join(work, "tampered.json"), JSON.stringify({ ...receipt, actionType: "Decision" }));
+    const verified = await abas(["verify", "tampered.json"]);
+    assert.equal(verified.code, 1);
+    assert.match(verified.stdout, /receipt: INVALID/);
+    assert.match(verified.stderr, /abas verify: \d+ checks? failed: .*agentSignature/);
+  });
+
+  test("batch: 150 lines in two batches, receipts written and verifiable", async () => {
+    const lines = Array.from({ length: 150 }, (_, index) =>
+      JSON.stringify(
+        index % 3 === 0
+          ? { actionType: "ToolCall", payload: { step: index }, privacyMode: index % 2 === 0 }
+          : { actionType: "Decision", payload: `decision ${index}` },
+      ),
+    );
+    writeFileSync(join(work, "actions.jsonl"), `${lines.join("\n")}\n`);
+    const result = await abas([
+      "batch",
+      "--operator",
+      operator.path,
+      "--agent",
+      agent.path,
+      "--receipts-out",
+      "receipts.jsonl",
+      "actions.jsonl",
+      "--json",
+    ]);
+    assert.equal(result.code, 0, result.stderr);
+    const summary = JSON.parse(result.stdout) as { itemCount: number; batches: { itemCount: number }[] };
+    assert.equal(summary.itemCount, 150);
+    assert.deepEqual(
+      summary.batches.map((batch) => batch.itemCount),
+      [100, 50],
+    );
+    // Not a terminal: plain progress lines on stderr, over root commits and leaves.
+    assert.match(result.stderr, /batch: 1\/152 batch 1\/2: root recorded/);
+    assert.match(result.stderr, /batch: 152\/152 batch 2\/2: 50\/50 leaves published/);
+    const receipts = readFileSync(join(work, "receipts.jsonl"), "utf8").trim().split("\n");
+    assert.equal(receipts.length, 150);
+
+    writeFileSync(join(work, "item.json"), receipts[120]!);
+    const verified = await abas(["verify", "item.json"]);
+    assert.equal(verified.code, 0, verified.stderr);
+    assert.match(verified.stdout, /receipt: VALID \(batch-item\)/);
+  });
+
+  test("a suspended agent cannot attest: the program's error code and name", async () => {
+    const suspended = await abas([
+      "agent",
+      "update",
+      "--operator",
+      operator.path,
+      "--agent",
+      agent.path,
+      "--status",
+      "suspended",
+    ]);
+    assert.equal(suspended.code, 0, suspended.stderr);
+    const refused = await abas([
+      "attest",
+      "--operator",
+      operator.path,
+      "--agent",
+      agent.path,
+      "--type",
+      "ToolCall",
+      "--payload",
+      "x",
+    ]);
+    assert.equal(refused.code, 1);
+    assert.match(
+      refused.stderr,
+      /^abas attest: The agent is suspended \[ABAS_PROGRAM__AGENT_SUSPENDED 1202, program error AgentSuspended\]\n {2}fix: reactivate it first/,
+    );
+    const asJson = await abas([
+      "attest",
+      "--operator",
+      operator.path,
+      "--agent",
+      agent.path,
+      "--type",
+      "ToolCall",
+      "--payload",
+      "x",
+      "--json",
+    ]);
+    assert.equal(asJson.code, 1);
+    const { error } = JSON.parse(asJson.stdout) as { error: { code: number; programErrorName: string } };
+    assert.equal(error.code, 1202);
+    assert.equal(error.programErrorName, "AgentSuspended");
+  });
+
+  test("an unknown agent", async () => {
+    const stranger = await newKey("stranger");
+    const shown = await abas(["agent", "show", stranger.address]);
+    assert.equal(shown.code, 1);
+    assert.match(
+      shown.stderr,
+      new RegExp(
+        `Agent ${stranger.address} is not registered with this program \\[ABAS_RUNTIME__AGENT_NOT_REGISTERED 2201\\]\\n  fix: register it first`,
+      ),
+    );
+    const attested = await abas([
+      "attest",
+      "--operator",
+      operator.path,
+      "--agent",
+      stranger.path,
+      "--type",
+      "ToolCall",
+      "--payload",
+      "x",
+    ]);
+    assert.equal(attested.code, 1);
+    assert.match(attested.stderr, /\[ABAS_RUNTIME__AGENT_NOT_REGISTERED 2201\]/);
+  });
+});
+
+describe("usage errors: exit code 2, nothing sent", () => {
+  test("a missing option", async () => {
+    const result = await abas(["attest", "--agent", "a.json", "--type", "ToolCall", "--payload", "x"]);
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /^abas attest: missing --operator <keypair>\n\nUsage: abas attest/);
+  });
+
+  test("a bad hash", async () => {
+    await newKey("usage-key");
+    const result = await abas([
+      "attest",
+      "--operator",
+      "usage-key.json",
+      "--agent",
+      "usage-key.json",
+      "--type",
+      "ToolCall",
+      "--hash",
+      "abc",
+    ]);
+    assert.equal(result.code, 2);
+    assert.match(
+      result.stderr,
+      /^abas attest: --hash must be 64 hex characters \(a SHA-256\), got 3 characters "abc"/,
+    );
+  });
+
+  test("a bad JSONL line is reported by its number before anything is sent", async () => {
+    writeFileSync(
+      join(work, "bad.jsonl"),
+      ['{"actionType":"ToolCall","payload":"a"}', "", '{"actionType":"Nope","payload":"b"}'].join("\n"),
+    );
+    // The RPC URL is closed: reaching the network would fail differently.
+    const result = await abas(
+      [
+        "batch",
+        "--operator",
+        "usage-key.json",
+        "--agent",
+        "usage-key.json",
+        "--receipts-out",
+        "bad-receipts.jsonl",
+        "bad.jsonl",
+      ],
+      { env: { RPC_URL: "http://127.0.0.1:1" } },
+    );
+    assert.equal(result.code, 2);
+    assert.match(
+      result.stderr,
+      /^abas batch: bad\.jsonl:3: actionType must be one of Transaction, ToolCall, Decision, ModelInvocation, got "Nope"; nothing was sent/,
+    );
+    assert.equal(existsSync(join(work, "bad-receipts.jsonl")), false);
+  });
+
+  test("an unknown command", async () => {
+    const result = await abas(["frobnicate"]);
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /^abas: unknown command "frobnicate"/);
+  });
+
+  test("every command has --help", async () => {
+    const commands = ["keygen", "agent", "attest", "batch", "verify", "keys", "reindex", "status", "start"];
+    const results = await Promise.all(commands.map((command) => abas([command, "--help"])));
+    for (const [index, result] of results.entries()) {
+      assert.equal(result.code, 0, `${commands[index]}: ${result.stderr}`);
+      assert.match(result.stdout, /Usage:/, commands[index]);
+    }
+  });
+});
+
+describe("unreachable ledger", () => {
+  test("names the URL and the fix, exit 1", async () => {
+    const result = await abas([
+      "agent",
+      "show",
+      "11111111111111111111111111111111",
+      "--rpc-url",
+      "http://127.0.0.1:1",
+    ]);
+    assert.equal(result.code, 1);
+    assert.match(
+      result.stderr,
+      /^abas agent: cannot reach the ledger at http:\/\/127\.0\.0\.1:1 \(The RPC request getAccountInfo failed\) \[ABAS_RUNTIME__RPC_REQUEST_FAILED 2200\]\n {2}fix: is the ledger running at http:\/\/127\.0\.0\.1:1\?/,
+    );
+  });
+
+  test("status reports it, exit 1", async () => {
+    const result = await abas([
+      "status",
+      "--json",
+      "--rpc-url",
+      "http://127.0.0.1:1",
+      "--api-url",
+      "http://127.0.0.1:1",
+    ]);
+    assert.equal(result.code, 1);
+    const report = JSON.parse(result.stdout) as { ok: boolean; ledger: { reachable: boolean } };
+    assert.equal(report.ok, false);
+    assert.equal(report.ledger.reachable, false);
+  });
+});
+
+describe("service commands", () => {
+  test("status: API health, ledger slot and version, indexer lag", async () => {
+    const report = await abasJson<{
+      ok: boolean;
+      api: { status: string };
+      ledger: { slot: number; version: string };
+      indexer: { status: string } | null;
+    }>(["status"]);
+    assert.equal(report.api.status === "ok" || report.api.status === "unhealthy", true);
+    assert.equal(typeof report.ledger.slot, "number");
+    assert.equal(typeof report.ledger.version, "string");
+    assert.notEqual(report.indexer, null);
+    const human = await abas(["status"]);
+    assert.match(human.stdout, /ledger {4}http:\/\/127\.0\.0\.1:\d+ {2}slot \d+/);
+  });
+
+  test("keys create, list, revoke", async () => {
+    const created = await abasJson<{ key: string; id: string }>(["keys", "create", "--name", "cli-test"]);
+    assert.match(created.key, /^abas_/);
+    const listed = await abasJson<{ id: string }[]>(["keys", "list"]);
+    assert.ok(listed.some((key) => key.id === created.id));
+    const revoked = await abas(["keys", "revoke", created.id]);
+    assert.equal(revoked.code, 0, revoked.stderr);
+    assert.match(revoked.stdout, /revoked/);
+    const unknown = await abas(["keys", "frob"]);
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /^abas keys: unknown command "frob"/);
+  });
+
+  test("reindex rebuilds another database from the ledger", async () => {
+    const result = await abas(["reindex", "--json"], { env: { DATA_DIR: join(work, "reindexed") } });
+    assert.equal(result.code, 0, result.stderr);
+    const summary = JSON.parse(result.stdout) as { transactions: number };
+    assert.ok(summary.transactions > 0);
+  });
+});

@@ -1,0 +1,5 @@
+#!/usr/bin/env tsx
+/** `abas`: the ABAS command-line tool (see docs/cli.md). */
+import { runCli } from "./cli.js";
+
+process.exitCode = await runCli(process.argv.slice(2));

@@ -1,0 +1,159 @@
+/**
+ * Turns any failure into a message on stderr that names the problem and the fix, and an exit code:
+ * 2 for bad usage or configuration (including input the SDK rejects before any network call),
+ * 1 for everything that failed while running (a program error, an unreachable node, ...).
+ */
+import * as errors from "@abas/errors";
+import {
+  ABAS_PROGRAM__ACTION_TYPE_NOT_ALLOWED,
+  ABAS_PROGRAM__AGENT_ALREADY_REGISTERED,
+  ABAS_PROGRAM__AGENT_REVOKED,
+  ABAS_PROGRAM__AGENT_SUSPENDED,
+  ABAS_PROGRAM__DUPLICATE_ATTESTATION,
+  ABAS_PROGRAM__NOT_AGENT_OPERATOR,
+  ABAS_RUNTIME__AGENT_NOT_REGISTERED,
+  ABAS_RUNTIME__BATCH_LEAVES_NOT_PUBLISHED,
+  ABAS_RUNTIME__INSUFFICIENT_FUNDS_FOR_FEE,
+  ABAS_RUNTIME__INSUFFICIENT_FUNDS_FOR_NEW_ACCOUNT,
+  ABAS_RUNTIME__RPC_REQUEST_FAILED,
+  ERROR_CODE_RANGES,
+  getProgramErrorName,
+  isAbasError,
+  type AbasError,
+} from "@abas/errors";
+
+import type { CliIo } from "./cli-io.js";
+import { CommandFailure, UsageError } from "./usage-error.js";
+
+export const EXIT_OK = 0;
+export const EXIT_FAILED = 1;
+export const EXIT_USAGE = 2;
+
+const CODE_NAMES: ReadonlyMap<number, string> = new Map(
+  Object.entries(errors)
+    .filter(([name, value]) => /^ABAS_[A-Z]+__/.test(name) && typeof value === "number")
+    .map(([name, value]) => [value as number, name]),
+);
+
+/** `ABAS_PROGRAM__AGENT_SUSPENDED` for 1202. */
+export function getErrorCodeName(code: number): string {
+  return CODE_NAMES.get(code) ?? `ABAS_ERROR_${code}`;
+}
+
+export type ErrorSettings = Readonly<{ rpcUrl?: string; apiUrl?: string }>;
+
+function hintFor(error: AbasError, settings: ErrorSettings): string | undefined {
+  switch (error.code) {
+    case ABAS_PROGRAM__AGENT_SUSPENDED:
+      return "reactivate it first: abas agent update --operator <keypair> --agent <agent> --status active";
+    case ABAS_PROGRAM__AGENT_REVOKED:
+      return "a revoked agent stays revoked; register a new agent key (abas keygen, abas agent register)";
+    case ABAS_PROGRAM__NOT_AGENT_OPERATOR:
+      return "use the operator key that registered the agent (see: abas agent show <agent>)";
+    case ABAS_PROGRAM__ACTION_TYPE_NOT_ALLOWED:
+      return "allow the type first: abas agent update ... --types <types>";
+    case ABAS_PROGRAM__AGENT_ALREADY_REGISTERED:
+      return "the agent is registered already; see it with: abas agent show <agent>";
+    case ABAS_PROGRAM__DUPLICATE_ATTESTATION:
+      return "this action hash is attested already; verify it with: abas verify --hash <hex> --agent <agent>";
+    case ABAS_RUNTIME__AGENT_NOT_REGISTERED:
+      return "register it first: abas agent register --operator <keypair> --agent <keypair>";
+    case ABAS_RUNTIME__INSUFFICIENT_FUNDS_FOR_FEE:
+    case ABAS_RUNTIME__INSUFFICIENT_FUNDS_FOR_NEW_ACCOUNT:
+      return "fund the operator (on a local ledger or devnet: solana airdrop 1 <operator address>)";
+    case ABAS_RUNTIME__RPC_REQUEST_FAILED:
+      return unreachableHint(settings);
+    case ABAS_RUNTIME__BATCH_LEAVES_NOT_PUBLISHED:
+      return "run the batch's remaining leaves again once the ledger is reachable (AttestationClient.completeBatch)";
+    default:
+      return undefined;
+  }
+}
+
+function unreachableHint(settings: ErrorSettings): string {
+  return `is the ledger running at ${settings.rpcUrl ?? "the RPC URL"}? Start it with "abas start", or point --rpc-url (RPC_URL) at a running node`;
+}
+
+function isUsageCode(code: number): boolean {
+  return code >= ERROR_CODE_RANGES.ABAS_SDK.min && code <= ERROR_CODE_RANGES.ABAS_SDK.max;
+}
+
+/** A failed fetch (connection refused, unknown host), however deep in the cause chain. */
+export function isConnectionFailure(error: unknown): boolean {
+  for (let current = error, depth = 0; current instanceof Error && depth < 8; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string" && /^(ECONNREFUSED|ENOTFOUND|ECONNRESET|EAI_AGAIN|ETIMEDOUT)$/.test(code))
+      return true;
+    if (current.message === "fetch failed") return true;
+    // kit's SolanaError for an HTTP transport failure
+    if (/HTTP error|fetch failed|ECONNREFUSED/.test(current.message)) return true;
+    current = current.cause;
+  }
+  return false;
+}
+
+export type ErrorReport = Readonly<{
+  exitCode: number;
+  message: string;
+  hint?: string;
+  code?: number;
+  codeName?: string;
+  programErrorName?: string;
+  details?: Readonly<Record<string, unknown>>;
+}>;
+
+export function describeFailure(error: unknown, settings: ErrorSettings = {}): ErrorReport {
+  if (error instanceof UsageError) return { exitCode: EXIT_USAGE, message: error.message };
+  if (error instanceof CommandFailure) {
+    return { exitCode: EXIT_FAILED, message: error.message, details: error.details };
+  }
+  if (isAbasError(error)) {
+    const programErrorName = getProgramErrorName(error.code);
+    const hint =
+      hintFor(error, settings) ?? (isConnectionFailure(error) ? unreachableHint(settings) : undefined);
+    const unreachable = error.code === ABAS_RUNTIME__RPC_REQUEST_FAILED && isConnectionFailure(error);
+    return {
+      exitCode: isUsageCode(error.code) ? EXIT_USAGE : EXIT_FAILED,
+      message: unreachable
+        ? `cannot reach the ledger at ${settings.rpcUrl ?? "the RPC URL"} (${error.message})`
+        : error.message,
+      code: error.code,
+      codeName: getErrorCodeName(error.code),
+      ...(programErrorName === undefined ? {} : { programErrorName }),
+      ...(hint === undefined ? {} : { hint }),
+    };
+  }
+  if (isConnectionFailure(error)) {
+    return {
+      exitCode: EXIT_FAILED,
+      message: `cannot reach the ledger at ${settings.rpcUrl ?? "the RPC URL"}`,
+      hint: unreachableHint(settings),
+    };
+  }
+  return { exitCode: EXIT_FAILED, message: error instanceof Error ? error.message : String(error) };
+}
+
+/** Writes the failure (stderr; and with --json, a JSON `error` document on stdout) and returns the exit code. */
+export function reportFailure(
+  error: unknown,
+  io: CliIo,
+  options: Readonly<{ command: string; usage?: string; json?: boolean; settings?: ErrorSettings }>,
+): number {
+  const report = describeFailure(error, options.settings);
+  const codePart =
+    report.code === undefined
+      ? ""
+      : ` [${report.codeName} ${report.code}${report.programErrorName === undefined ? "" : `, program error ${report.programErrorName}`}]`;
+  const lines = [`abas ${options.command}: ${report.message}${codePart}`];
+  if (report.hint !== undefined) lines.push(`  fix: ${report.hint}`);
+  const showUsage =
+    error instanceof UsageError && error.showUsage && options.usage !== undefined && options.json !== true;
+  if (showUsage) lines.push("", options.usage!);
+  else if (error instanceof UsageError) lines.push(`  see: abas ${options.command} --help`);
+  io.err(lines.join("\n"));
+  if (options.json === true) {
+    const { exitCode: _exitCode, ...body } = report;
+    io.out(JSON.stringify({ ok: false, error: body }, null, 2));
+  }
+  return report.exitCode;
+}

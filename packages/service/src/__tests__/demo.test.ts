@@ -1,0 +1,68 @@
+/**
+ * `npm run demo` as a newcomer runs it: the service started (here in-process, on free ports and a
+ * temporary data directory), the demo agent run as its own process against it; it must succeed,
+ * and every share link it prints must answer an Action describing a recorded attestation.
+ */
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { after, test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { loadServiceConfig, startService } from "../index.js";
+
+const here = fileURLToPath(new URL(".", import.meta.url));
+const repoRoot = resolve(here, "../../../..");
+const tsx = join(repoRoot, "node_modules/.bin/tsx");
+const demo = join(repoRoot, "examples/demo-agent.ts");
+
+test("npm run demo attests real actions and prints share links that answer an Action", async () => {
+  // Given the service running on free ports
+  const dataDir = mkdtempSync(join(tmpdir(), "abas-demo-"));
+  const service = await startService(
+    loadServiceConfig({ DATA_DIR: dataDir, PORT: "0", LEDGER_RPC_PORT: "0", LEDGER_WS_PORT: "0" }),
+  );
+  after(async () => {
+    await service.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  // When the demo runs against it as its own process
+  const env: NodeJS.ProcessEnv = { ...process.env, RPC_URL: service.rpcUrl, ABAS_WEB_URL: service.webUrl };
+  delete env.PROGRAM_ID;
+  const child = spawn(tsx, [demo], { cwd: repoRoot, env, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const code = await new Promise<number | null>((done) => child.once("exit", (exitCode) => done(exitCode)));
+
+  // Then it succeeds, having attested singly, privately and in a batch, and verified every receipt
+  assert.equal(code, 0, output);
+  assert.match(output, /attested: ToolCall docs\.summarise/);
+  assert.match(output, /attested privately: Decision/);
+  assert.match(output, /salt\s+[0-9a-f]{64} stays with the receipt/);
+  assert.match(output, /attested as a batch: ToolCall ×5/);
+  assert.doesNotMatch(output, /INVALID/);
+  assert.equal(output.match(/^ {2}valid {3}/gm)?.length, 8, output);
+
+  // And every printed share link answers 200 with an Action about a recorded attestation
+  const links = [...output.matchAll(/share link\s+(\S+)/g)].map((match) => match[1]!);
+  assert.equal(links.length, 4, output);
+  for (const link of links) {
+    assert.ok(link.startsWith(`${service.webUrl}/api/actions/verify?tx=`), link);
+    const response = await fetch(link);
+    assert.equal(response.status, 200, link);
+    const action = (await response.json()) as Record<string, unknown>;
+    assert.equal(action.type, "action");
+    assert.equal(typeof action.title, "string");
+    assert.equal(typeof action.icon, "string");
+    assert.equal(action.error, undefined, JSON.stringify(action));
+    assert.equal(action.label, "Verified on the ledger", JSON.stringify(action));
+  }
+
+  // And the printed web pages open
+  const pages = [...output.matchAll(/(http:\/\/\S+\/app\/attestations\/\S+)/g)].map((match) => match[1]!);
+  assert.ok(pages.length >= 4, output);
+  for (const page of pages) assert.equal((await fetch(page)).status, 200, page);
+});
