@@ -13,7 +13,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { cpus, tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 
@@ -401,7 +401,13 @@ interface BenchReport {
   readonly sizes: SizeFigures[];
 }
 
-async function main(): Promise<void> {
+export type { BenchReport as ApiResults };
+
+/**
+ * Fills a fresh SQLite database up to each of `sizes` attestations in turn and measures the
+ * routes at each size against a server child process; returns the figures.
+ */
+export async function measureApi(sizes: readonly number[] = SIZES): Promise<BenchReport> {
   const dataDir = mkdtempSync(join(tmpdir(), "abas-bench-api-"));
   const handle = openDatabase({ url: join(dataDir, "abas.sqlite") });
   try {
@@ -413,12 +419,12 @@ async function main(): Promise<void> {
     const fleet = buildFleet(startTime);
     await handle.db.insertInto("agents").values(fleet.agents).execute();
     const clock: LedgerClock = { slot: 400_000_000, startSlot: 400_000_000, startTime };
-    const sizes: SizeFigures[] = [];
+    const figures: SizeFigures[] = [];
     let filled = 0;
-    for (const size of SIZES) {
+    for (const size of sizes) {
       const fillSeconds = await fill(handle, fleet, clock, size - filled);
       filled = size;
-      sizes.push(await measureSize(handle, dataDir, size, fillSeconds));
+      figures.push(await measureSize(handle, dataDir, size, fillSeconds));
     }
     const cpu = cpus();
     const report: BenchReport = {
@@ -431,16 +437,22 @@ async function main(): Promise<void> {
         warmupSeconds: WARMUP_SECONDS,
         agents: AGENT_COUNT,
       },
-      sizes,
+      sizes: figures,
     };
-    mkdirSync(join(ROOT, "bench/results"), { recursive: true });
-    writeFileSync(RESULTS_FILE, `${JSON.stringify(report, null, 2)}\n`);
-    writeDocs(report);
-    console.log(`Wrote ${RESULTS_FILE} and the figures in ${DOCS_FILE}`);
+    return report;
   } finally {
     await handle.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
-await main();
+async function main(): Promise<void> {
+  const report = await measureApi();
+  mkdirSync(join(ROOT, "bench/results"), { recursive: true });
+  writeFileSync(RESULTS_FILE, `${JSON.stringify(report, null, 2)}\n`);
+  writeDocs(report);
+  console.log(`Wrote ${RESULTS_FILE} and the figures in ${DOCS_FILE}`);
+}
+
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url))
+  await main();

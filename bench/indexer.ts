@@ -17,7 +17,7 @@ import { spawn } from "node:child_process";
 import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 import { IndexerStateKey, migrateToLatest, openDatabase, type DatabaseHandle } from "@abas/db";
@@ -288,7 +288,11 @@ async function measureLatency(
   return result;
 }
 
-async function main(): Promise<void> {
+/**
+ * Fills a ledger process, then measures ingest and confirmed-to-row latency on SQLite (and
+ * PostgreSQL when DATABASE_URL is set); returns the figures.
+ */
+export async function measureIndexer() {
   const kinds: ("sqlite" | "postgres")[] = ["sqlite"];
   if (process.env.DATABASE_URL?.startsWith("postgres")) kinds.push("postgres");
   const dataDir = mkdtempSync(join(tmpdir(), "abas-bench-ledger-"));
@@ -319,9 +323,7 @@ async function main(): Promise<void> {
       ingest,
       latency,
     };
-    mkdirSync(fileURLToPath(new URL("./results/", import.meta.url)), { recursive: true });
-    writeFileSync(RESULTS_PATH, `${JSON.stringify(results, null, 2)}\n`);
-    log(`written ${RESULTS_PATH}`);
+    return results;
   } finally {
     await ledger.stop();
     clearInterval(keepAlive);
@@ -329,4 +331,14 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+export type IndexerResults = Awaited<ReturnType<typeof measureIndexer>>;
+
+async function main(): Promise<void> {
+  const results = await measureIndexer();
+  mkdirSync(fileURLToPath(new URL("./results/", import.meta.url)), { recursive: true });
+  writeFileSync(RESULTS_PATH, `${JSON.stringify(results, null, 2)}\n`);
+  log(`written ${RESULTS_PATH}`);
+}
+
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url))
+  await main();

@@ -6,6 +6,7 @@
  *   npm run bench:program-cu
  */
 import { mkdirSync, writeFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 import {
@@ -87,7 +88,26 @@ async function maxLeavesPerTransaction(
   return fits;
 }
 
-async function main(): Promise<void> {
+export interface ProgramCuResults {
+  readonly command: string;
+  readonly date: string;
+  readonly runtime: string;
+  readonly method: string;
+  readonly instructions: Row[];
+  readonly lamportsPerAttestation: {
+    readonly single: { feeLamports: number; rentLamports: number; totalLamports: number };
+    readonly batchOf100: {
+      transactions: number;
+      feeLamports: number;
+      rentLamports: number;
+      totalLamports: number;
+      perAttestationLamports: number;
+    };
+  };
+}
+
+/** Runs every instruction once on LiteSVM, prints the table and returns the figures. */
+export async function measureProgramCu(): Promise<ProgramCuResults> {
   const startedAt = new Date();
   const ledger = await createTestLedger();
   const rows: Row[] = [];
@@ -217,9 +237,7 @@ async function main(): Promise<void> {
     `  in a batch of 100  : ${costs.batchOf100.perAttestationLamports} (batch: ${costs.batchOf100.transactions} transactions, fee ${costs.batchOf100.feeLamports} + rent ${costs.batchOf100.rentLamports} = ${costs.batchOf100.totalLamports})`,
   );
 
-  const resultsDirectory = fileURLToPath(new URL("./results/", import.meta.url));
-  mkdirSync(resultsDirectory, { recursive: true });
-  const results = {
+  return {
     command: COMMAND,
     date: startedAt.toISOString(),
     runtime: "litesvm 1.5.0 (in process)",
@@ -228,8 +246,15 @@ async function main(): Promise<void> {
     instructions: rows,
     lamportsPerAttestation: costs,
   };
+}
+
+async function main(): Promise<void> {
+  const results = await measureProgramCu();
+  const resultsDirectory = fileURLToPath(new URL("./results/", import.meta.url));
+  mkdirSync(resultsDirectory, { recursive: true });
   writeFileSync(`${resultsDirectory}program-cu.json`, `${JSON.stringify(results, null, 2)}\n`);
   console.log(`\nwrote bench/results/program-cu.json`);
 }
 
-await main();
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url))
+  await main();

@@ -1,5 +1,5 @@
+import { createHash } from "node:crypto";
 import { ABAS_SDK__INVALID_ACTION_PAYLOAD, AbasError } from "@abas/errors";
-import { bytesToHex } from "@abas/program-client";
 
 import { findLoneSurrogate } from "./well-formed-text.js";
 
@@ -21,6 +21,6 @@ export async function hashAction(payload: string): Promise<string> {
       reason: `the string has a lone UTF-16 surrogate at index ${position}, which has no UTF-8 encoding`,
     });
   }
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(payload));
-  return bytesToHex(new Uint8Array(digest));
+  // node:crypto hashes the UTF-8 of the string directly: no copy into a buffer, no thread hop.
+  return createHash("sha256").update(payload, "utf8").digest("hex");
 }

@@ -63,6 +63,9 @@ describe("JSON-RPC errors", () => {
       ["getBalance", [], /missing parameter 1 \(pubkey\)/],
       ["getBalance", ["not-an-address"], /pubkey is not base58/],
       ["getBalance", ["1111"], /pubkey is not a 32-byte base58 address/],
+      // Refused by length before any decoding: base58 decoding grows with the square of the input.
+      ["getBalance", ["1".repeat(200_000)], /200000 characters, at most 44/],
+      ["getSignatureStatuses", [["2".repeat(89)]], /at most 88/],
       ["getBalance", { pubkey: "x" }, /takes its parameters as an array/],
       ["getSignaturesForAddress", [payer.address, { limit: 0 }], /limit must be an integer from 1 to 1000/],
       [

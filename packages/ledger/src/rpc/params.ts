@@ -32,8 +32,16 @@ export function stringParam(value: unknown, name: string): string {
   return value;
 }
 
+/** The most base58 characters `length` bytes can take: more is refused before decoding, which grows with the square of the input. */
+const maxBase58Length = (length: number): number => Math.ceil((length * Math.log(256)) / Math.log(58));
+
 function base58OfLength(value: unknown, name: string, length: number, what: string): string {
   const text = stringParam(value, name);
+  if (text.length > maxBase58Length(length)) {
+    throw invalidParams(
+      `${name} is not ${what}: ${text.length} characters, at most ${maxBase58Length(length)}`,
+    );
+  }
   let bytes: Uint8Array;
   try {
     bytes = fromBase58(text);

@@ -1,0 +1,208 @@
+/**
+ * Every benchmark in one run: the program's compute units and lamports per attestation, the SDK's
+ * hashAction throughput, the REST API at 1,000,000 attestations and the indexer. Writes
+ * bench/results.json and renders docs/performance.md.
+ *
+ *   npm run bench
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { availableParallelism, cpus, totalmem } from "node:os";
+import { fileURLToPath } from "node:url";
+
+import { format, resolveConfig } from "prettier";
+
+import { measureApi, type ApiResults } from "./api.js";
+import { measureHashAction, type HashActionResults } from "./hash-action.js";
+import { measureIndexer, type IndexerResults } from "./indexer.js";
+import { measureProgramCu, type ProgramCuResults } from "./program-cu.js";
+
+const RESULTS_FILE = fileURLToPath(new URL("./results.json", import.meta.url));
+const DOCS_FILE = fileURLToPath(new URL("../docs/performance.md", import.meta.url));
+/** The API pass of this run: the 1,000,000-row one only, to keep the whole run short. */
+const API_SIZES = [1_000_000];
+
+const COMMANDS = {
+  all: "npm run bench",
+  programCu: "npm run bench:program-cu",
+  hashAction: "npm run bench:hash",
+  api: "npm run bench:api",
+  indexer: "npm run bench:indexer",
+} as const;
+
+interface Results {
+  readonly command: string;
+  readonly date: string;
+  readonly durationSeconds: number;
+  readonly machine: {
+    readonly cores: number;
+    readonly cpu: string;
+    readonly memoryGiB: number;
+    readonly node: string;
+    readonly platform: string;
+  };
+  readonly commands: typeof COMMANDS;
+  readonly programCu: ProgramCuResults;
+  readonly hashAction: HashActionResults;
+  readonly api: ApiResults;
+  readonly indexer: IndexerResults;
+}
+
+const runStarted = performance.now();
+const elapsed = (): string => `${((performance.now() - runStarted) / 1000).toFixed(0)} s`;
+
+async function step<T>(index: number, title: string, command: string, run: () => Promise<T>): Promise<T> {
+  console.log(`\n[${index}/4] ${title} (${command}) — started at ${elapsed()}`);
+  const started = performance.now();
+  const result = await run();
+  console.log(`[${index}/4] ${title}: done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  return result;
+}
+
+const number = (value: number): string => value.toLocaleString("en-US");
+
+function render(results: Results): string {
+  const { machine, programCu, hashAction, api, indexer } = results;
+  const lines: string[] = [
+    "# Performance",
+    "",
+    `Measured by \`${results.command}\` on ${results.date.slice(0, 10)} in ${Math.round(results.durationSeconds)} s, ` +
+      `on ${machine.cores} cores (${machine.cpu}), ${machine.memoryGiB} GiB, Node ${machine.node}, ${machine.platform}. ` +
+      "Each figure names the command that measures it on its own; the raw figures are in `bench/results.json`.",
+    "",
+    `> These figures come from a shared ${machine.cores}-core machine and vary by about ±20% from one run to the next; ` +
+      "compare ratios measured in the same run rather than absolute figures across runs.",
+    "",
+    "## Program: compute units and cost",
+    "",
+    `The built program on ${programCu.runtime}; compute units of the ABAS instruction ` +
+      "alone, from the runtime's “consumed” log line, and of the whole transaction (Ed25519 precompile included).",
+    "",
+    "| instruction | compute units | transaction CU | transaction bytes | command |",
+    "| --- | ---: | ---: | ---: | --- |",
+  ];
+  for (const row of programCu.instructions) {
+    lines.push(
+      `| ${row.instruction} | ${number(row.computeUnits)} | ${number(row.transactionComputeUnits)} | ` +
+        `${number(row.transactionBytes)} | \`${COMMANDS.programCu}\` |`,
+    );
+  }
+  const { single, batchOf100 } = programCu.lamportsPerAttestation;
+  lines.push(
+    "",
+    "| lamports per attestation (fee + rent, paid by the operator) | lamports | command |",
+    "| --- | ---: | --- |",
+    `| single attestation (fee ${number(single.feeLamports)} + rent ${number(single.rentLamports)}) | ${number(single.totalLamports)} | \`${COMMANDS.programCu}\` |`,
+    `| in a batch of 100 (${batchOf100.transactions} transactions: fee ${number(batchOf100.feeLamports)} + rent ${number(batchOf100.rentLamports)} = ${number(batchOf100.totalLamports)}) | ${number(batchOf100.perAttestationLamports)} | \`${COMMANDS.programCu}\` |`,
+    "",
+    "## SDK: hashAction",
+    "",
+    `\`AttestationClient.hashAction\` (\`node:crypto\` SHA-256 after a well-formedness check) against \`node:crypto\` ` +
+      `SHA-256 to hex of the same strings: ${number(hashAction.payloads)} canonicalized JSON actions ` +
+      `(tool calls, model invocations, decisions) of ${number(hashAction.meanPayloadBytes)} bytes on average, ` +
+      `one call at a time, best of ${hashAction.rounds} alternating rounds of ${hashAction.roundMs} ms.`,
+    "",
+    "| figure | value | command |",
+    "| --- | ---: | --- |",
+    `| \`hashAction\` | ${number(hashAction.hashActionPerSecond)} hashes/s (${hashAction.hashActionMiBPerSecond} MiB/s) | \`${COMMANDS.hashAction}\` |`,
+    `| \`node:crypto\` SHA-256 | ${number(hashAction.nodeCryptoPerSecond)} hashes/s (${hashAction.nodeCryptoMiBPerSecond} MiB/s) | \`${COMMANDS.hashAction}\` |`,
+    `| ratio hashAction / node:crypto | ${hashAction.ratio} | \`${COMMANDS.hashAction}\` |`,
+    "",
+    "## REST API",
+    "",
+    `SQLite; the server (\`abas-server\`, a child process, LOG_LEVEL=warn, rate limit raised out of the way) and ` +
+      `autocannon share the machine; ${api.settings.connections} connections, ${api.settings.durationSeconds} s per ` +
+      `route after a ${api.settings.warmupSeconds} s warm-up; ${number(api.settings.agents)} agents with ` +
+      "Zipf-distributed activity. This run measures the 1,000,000-row pass only; " +
+      `\`${COMMANDS.api}\` alone also measures 100,000 rows first.`,
+    "",
+    "| attestations | route | requests/s | mean latency | p50 latency | p99 latency | command |",
+    "| ---: | --- | ---: | ---: | ---: | ---: | --- |",
+  );
+  for (const size of api.sizes) {
+    for (const route of size.routes) {
+      lines.push(
+        `| ${number(size.attestations)} | \`${route.route}\` | ${number(route.requestsPerSecond)} | ` +
+          `${route.latencyMeanMs} ms | ${route.latencyP50Ms} ms | ${route.latencyP99Ms} ms | \`${COMMANDS.api}\` |`,
+      );
+    }
+  }
+  lines.push("");
+  for (const size of api.sizes) {
+    lines.push(
+      `- ${number(size.attestations)} attestations (${number(size.databaseMegabytes)} MB, filled in ${size.fillSeconds} s): ` +
+        `\`GET /api/v1/attestations?limit=20\` serves at **${size.listToPingRatio}** of the bare \`GET /api/v1/ping\` ` +
+        `route's requests/s (\`${COMMANDS.api}\`).`,
+    );
+  }
+  lines.push(
+    "",
+    "## Indexer",
+    "",
+    `A ledger, ${indexer.ledger.process}, holding ${number(indexer.ledger.singles)} single attestations ` +
+      `and ${number(indexer.ledger.batches)} batches of ${indexer.ledger.batchSize}, indexed from scratch; then, with ` +
+      "`abas-indexer` running as its own process, attestations sent one after the other through the SDK. " +
+      "The API reads the same database without a cache, so the delay to the row is the delay to the API.",
+    "",
+    "| database | attestations | transactions | seconds | attestations/s | transactions/s | command |",
+    "| --- | ---: | ---: | ---: | ---: | ---: | --- |",
+  );
+  for (const ingest of indexer.ingest) {
+    lines.push(
+      `| ${ingest.database} | ${number(ingest.attestations)} | ${number(ingest.transactions)} | ${ingest.seconds} | ` +
+        `${number(ingest.attestationsPerSecond)} | ${number(ingest.transactionsPerSecond)} | \`${COMMANDS.indexer}\` |`,
+    );
+  }
+  lines.push(
+    "",
+    "| database | samples | delay | p50 | p99 | max | command |",
+    "| --- | ---: | --- | ---: | ---: | ---: | --- |",
+  );
+  for (const latency of indexer.latency) {
+    for (const [label, figures] of [
+      ["confirmed attest() → row", latency.receiptToRow],
+      ["attest() call → row", latency.attestCallToRow],
+    ] as const) {
+      lines.push(
+        `| ${latency.database} | ${latency.samples} | ${label} | ${figures.p50Ms} ms | ${figures.p99Ms} ms | ` +
+          `${figures.maxMs} ms | \`${COMMANDS.indexer}\` |`,
+      );
+    }
+  }
+  lines.push("");
+  return lines.join("\n");
+}
+
+async function main(): Promise<void> {
+  const date = new Date().toISOString();
+  console.log(`ABAS benchmarks — ${COMMANDS.all} — ${date}`);
+  const programCu = await step(1, "program compute units", COMMANDS.programCu, measureProgramCu);
+  const hashAction = await step(2, "SDK hashAction", COMMANDS.hashAction, measureHashAction);
+  const api = await step(3, "REST API at 1,000,000 attestations", COMMANDS.api, () => measureApi(API_SIZES));
+  const indexer = await step(4, "indexer", COMMANDS.indexer, measureIndexer);
+  const cpu = cpus();
+  const results: Results = {
+    command: COMMANDS.all,
+    date,
+    durationSeconds: Math.round((performance.now() - runStarted) / 100) / 10,
+    machine: {
+      cores: availableParallelism(),
+      cpu: cpu[0]?.model.trim() ?? "unknown",
+      memoryGiB: Math.round((totalmem() / 1024 ** 3) * 10) / 10,
+      node: process.version,
+      platform: `${process.platform} ${process.arch}`,
+    },
+    commands: COMMANDS,
+    programCu,
+    hashAction,
+    api,
+    indexer,
+  };
+  writeFileSync(RESULTS_FILE, `${JSON.stringify(results, null, 2)}\n`);
+  mkdirSync(fileURLToPath(new URL("../docs/", import.meta.url)), { recursive: true });
+  // Formatted as `npm run lint` expects, so a fresh run leaves the tree lint-clean.
+  const options = (await resolveConfig(DOCS_FILE)) ?? {};
+  writeFileSync(DOCS_FILE, await format(render(results), { ...options, filepath: DOCS_FILE }));
+  console.log(`\nwrote bench/results.json and docs/performance.md in ${elapsed()}`);
+}
+
+await main();
