@@ -5,6 +5,7 @@
  * it cleanly and the next start resumes with the same data.
  */
 import { loadServiceConfig, ServiceConfigError } from "./config.js";
+import { describeRunningService, waitForStopSignal } from "./running-service-text.js";
 import { startService } from "./start-service.js";
 
 async function main(): Promise<number> {
@@ -17,32 +18,14 @@ async function main(): Promise<number> {
     return 2;
   }
   const service = await startService(config);
-  const lines = [
-    `ABAS is running (data in ${config.dataDir}, database ${service.database})`,
-    `  ledger RPC   ${service.rpcUrl}${service.wsUrl ? `   WebSocket ${service.wsUrl}` : ""}`,
-    `  program      ${service.programId ?? "(PROGRAM_ID not set: the local ledger's)"}`,
-    `  REST API     ${service.apiUrl}   health: ${service.apiUrl}/health   OpenAPI: ${service.apiUrl}/openapi.json`,
-    `  web app      ${service.webUrl}/app   (verify a payload: ${service.webUrl}/app/verify)`,
-    `  share links  ${service.webUrl}/api/actions/verify?tx=<signature>   (Solana Actions; rules: ${service.webUrl}/actions.json)`,
-    "",
+  const nextSteps = [
     `  create an API key:   sign in with a Solana wallet at ${service.webUrl}/app/api-keys, or headless:`,
     "                       npm run keys -- create --name my-key",
     `  then:                curl -H "Authorization: Bearer <key>" ${service.apiUrl}/attestations`,
-    "  attest from code:    see packages/sdk/README.md (npm run example -w @abas/sdk)",
-    "",
-    "Ctrl-C stops; the next start resumes with the same data.",
+    "  attest from code:    npm run demo, or see packages/sdk/README.md",
   ];
-  process.stdout.write(`${lines.join("\n")}\n`);
-
-  await new Promise<void>((resolve) => {
-    const onSignal = (signal: NodeJS.Signals) => {
-      process.stderr.write(`${signal}: stopping\n`);
-      process.once(signal, () => process.exit(1)); // a second signal: stop at once
-      resolve();
-    };
-    process.once("SIGINT", onSignal);
-    process.once("SIGTERM", onSignal);
-  });
+  process.stdout.write(`${describeRunningService(service, config, nextSteps)}\n`);
+  await waitForStopSignal((line) => process.stderr.write(`${line}\n`));
   await service.stop();
   process.stdout.write("stopped\n");
   return 0;

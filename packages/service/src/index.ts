@@ -1,2 +1,3 @@
 export * from "./config.js";
 export * from "./start-service.js";
+export * from "./running-service-text.js";

@@ -1,5 +1,11 @@
 /** `abas start`: the whole service in this process, exactly as `npm start`. */
-import { loadServiceConfig, ServiceConfigError, startService } from "@abas/service";
+import {
+  describeRunningService,
+  loadServiceConfig,
+  ServiceConfigError,
+  startService,
+  waitForStopSignal,
+} from "@abas/service";
 
 import type { CommandContext } from "../cli-io.js";
 import { assertNoPositionals, GLOBAL_OPTIONS_HELP, parseOptions } from "../parse-options.js";
@@ -31,27 +37,11 @@ async function run(args: readonly string[], { io, env }: CommandContext): Promis
   }
   const service = await startService(config);
   io.out(
-    [
-      `ABAS is running (data in ${config.dataDir}, database ${service.database})`,
-      `  ledger RPC   ${service.rpcUrl}${service.wsUrl ? `   WebSocket ${service.wsUrl}` : ""}`,
-      `  program      ${service.programId ?? "(PROGRAM_ID not set: the local ledger's)"}`,
-      `  REST API     ${service.apiUrl}   health: ${service.apiUrl}/health`,
-      `  web app      ${service.webUrl}/app`,
-      "",
+    describeRunningService(service, config, [
       "  next: abas keygen, abas agent register, abas attest (see docs/cli.md); abas status",
-      "",
-      "Ctrl-C stops; the next start resumes with the same data.",
-    ].join("\n"),
+    ]),
   );
-  await new Promise<void>((resolve) => {
-    const onSignal = (signal: NodeJS.Signals) => {
-      io.err(`${signal}: stopping`);
-      process.once(signal, () => process.exit(1)); // a second signal: stop at once
-      resolve();
-    };
-    process.once("SIGINT", onSignal);
-    process.once("SIGTERM", onSignal);
-  });
+  await waitForStopSignal(io.err);
   await service.stop();
   io.out("stopped");
   return 0;
