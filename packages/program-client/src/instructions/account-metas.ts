@@ -9,6 +9,8 @@ import {
   type TransactionSigner,
 } from "@solana/kit";
 
+import { INSTRUCTIONS_SYSVAR_ADDRESS, SYSTEM_PROGRAM_ADDRESS } from "../constants.js";
+
 /** An instruction of the program: accounts in the order the program reads them, and its data. */
 export type AbasInstruction = Instruction &
   InstructionWithData<Uint8Array> &
@@ -30,3 +32,26 @@ export const readonlySigner = (signer: TransactionSigner): AccountSignerMeta => 
 export const writable = (address: Address): AccountMeta => ({ address, role: AccountRole.WRITABLE });
 
 export const readonly = (address: Address): AccountMeta => ({ address, role: AccountRole.READONLY });
+
+/**
+ * The seven accounts of `attest` and `attest_batch`, in the order the program's shared loader
+ * reads them: operator (pays), agent account, the record to create, credential, schema,
+ * instructions sysvar, system program.
+ */
+export function recordingAccountMetas(accounts: {
+  operator: TransactionSigner;
+  agentAccount: Address;
+  record: Address;
+  credential: Address;
+  schema: Address;
+}): (AccountMeta | AccountSignerMeta)[] {
+  return [
+    writableSigner(accounts.operator),
+    writable(accounts.agentAccount),
+    writable(accounts.record),
+    readonly(accounts.credential),
+    readonly(accounts.schema),
+    readonly(INSTRUCTIONS_SYSVAR_ADDRESS),
+    readonly(SYSTEM_PROGRAM_ADDRESS),
+  ];
+}

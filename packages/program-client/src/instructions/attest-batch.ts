@@ -1,15 +1,9 @@
 import type { Address, ReadonlyUint8Array, TransactionSigner } from "@solana/kit";
 
 import { deriveAgentAddress, deriveBatchAddress, deriveIssuerAddresses } from "../addresses.js";
-import {
-  ATTEST_BATCH_DATA_SIZE,
-  HASH_SIZE,
-  INSTRUCTIONS_SYSVAR_ADDRESS,
-  InstructionDiscriminator,
-  SYSTEM_PROGRAM_ADDRESS,
-} from "../constants.js";
+import { ATTEST_BATCH_DATA_SIZE, HASH_SIZE, InstructionDiscriminator } from "../constants.js";
 import { assertActionTypeMask, assertBatchItemCount, assertByteLength, assertU8 } from "../validation.js";
-import { readonly, writable, writableSigner, type AbasInstruction } from "./account-metas.js";
+import { recordingAccountMetas, type AbasInstruction } from "./account-metas.js";
 
 export type AttestBatchInstructionDataInput = Readonly<{
   itemCount: number;
@@ -69,15 +63,13 @@ export async function buildAttestBatchInstruction({
   ]);
   return {
     programAddress: programId,
-    accounts: [
-      writableSigner(operator),
-      writable(agentAccount.address),
-      writable(batch.address),
-      readonly(issuer.credential.address),
-      readonly(issuer.batchSchema.address),
-      readonly(INSTRUCTIONS_SYSVAR_ADDRESS),
-      readonly(SYSTEM_PROGRAM_ADDRESS),
-    ],
+    accounts: recordingAccountMetas({
+      operator,
+      agentAccount: agentAccount.address,
+      record: batch.address,
+      credential: issuer.credential.address,
+      schema: issuer.batchSchema.address,
+    }),
     data: encodeAttestBatchInstructionData({ itemCount, actionTypes, batchBump: batch.bump, merkleRoot }),
   };
 }

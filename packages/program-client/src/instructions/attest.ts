@@ -2,15 +2,9 @@ import type { Address, ReadonlyUint8Array, TransactionSigner } from "@solana/kit
 
 import type { ActionType } from "../action-types.js";
 import { deriveAgentAddress, deriveAttestationAddress, deriveIssuerAddresses } from "../addresses.js";
-import {
-  ATTEST_DATA_SIZE,
-  HASH_SIZE,
-  INSTRUCTIONS_SYSVAR_ADDRESS,
-  InstructionDiscriminator,
-  SYSTEM_PROGRAM_ADDRESS,
-} from "../constants.js";
+import { ATTEST_DATA_SIZE, HASH_SIZE, InstructionDiscriminator } from "../constants.js";
 import { assertActionType, assertByteLength, assertPrivacyMode, assertU8 } from "../validation.js";
-import { readonly, writable, writableSigner, type AbasInstruction } from "./account-metas.js";
+import { recordingAccountMetas, type AbasInstruction } from "./account-metas.js";
 
 export type AttestInstructionDataInput = Readonly<{
   actionType: number;
@@ -72,15 +66,13 @@ export async function buildAttestInstruction({
   ]);
   return {
     programAddress: programId,
-    accounts: [
-      writableSigner(operator),
-      writable(agentAccount.address),
-      writable(attestation.address),
-      readonly(issuer.credential.address),
-      readonly(issuer.attestationSchema.address),
-      readonly(INSTRUCTIONS_SYSVAR_ADDRESS),
-      readonly(SYSTEM_PROGRAM_ADDRESS),
-    ],
+    accounts: recordingAccountMetas({
+      operator,
+      agentAccount: agentAccount.address,
+      record: attestation.address,
+      credential: issuer.credential.address,
+      schema: issuer.attestationSchema.address,
+    }),
     data: encodeAttestInstructionData({
       actionType,
       privacyMode,
