@@ -3,6 +3,10 @@
  * attestation costs in fees and rent, single or in a batch of 100. Runs the built program on
  * LiteSVM (the real SVM, in process). Writes bench/results/program-cu.json.
  *
+ * Creating an account costs more when its canonical bump is lower (the program proves every higher
+ * bump gives no program address), so each instruction is sampled over fresh addresses and the
+ * median and the maximum are reported.
+ *
  *   npm run bench:program-cu
  */
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -12,11 +16,14 @@ import { fileURLToPath } from "node:url";
 import {
   ActionType,
   AgentStatus,
+  BATCH_COMPLETE_ACCOUNT_SIZE,
+  BATCH_PENDING_ACCOUNT_SIZE,
   buildPublishBatchLeavesInstruction,
   buildRegisterAgentInstruction,
   buildUpdateAgentInstruction,
   computeCommitment,
   MAX_BATCH_ITEMS,
+  ATTESTATION_ACCOUNT_SIZE,
 } from "@abas/program-client";
 import { getTransactionSize, type Address, type Instruction, type KeyPairSigner } from "@solana/kit";
 
@@ -41,26 +48,58 @@ import { signInstructions } from "../program/tests/transactions.js";
 
 const TRANSACTION_SIZE_LIMIT = 1232;
 const COMMAND = "npm run bench:program-cu";
+/** Fresh addresses per instruction: enough to see the spread the bump proof causes. */
+const SAMPLES = 25;
+const BATCHES_OF_100 = 5;
+/** Goals of the batch design: an action in a full batch costs at most 1/50 of a single one, and no publish chunk is heavy. */
+export const BATCH_COST_GOAL_RATIO = 50;
+export const PUBLISH_CHUNK_CU_LIMIT = 15_000;
 
-interface Row {
-  readonly instruction: string;
-  /** Compute units of the ABAS instruction alone, from the runtime's "consumed" log line. */
+interface Sample {
   readonly computeUnits: number;
-  /** Compute units of the whole transaction (precompile included). */
   readonly transactionComputeUnits: number;
   readonly transactionBytes: number;
 }
 
-function measured(ledger: TestLedger, instruction: string, outcome: SendOutcome): Row {
+interface Row {
+  readonly instruction: string;
+  readonly samples: number;
+  /** Median compute units of the ABAS instruction alone, from the runtime's "consumed" log line. */
+  readonly computeUnits: number;
+  readonly minComputeUnits: number;
+  readonly maxComputeUnits: number;
+  /** Median compute units of the whole transaction (precompile included). */
+  readonly transactionComputeUnits: number;
+  readonly transactionBytes: number;
+}
+
+function sampleOf(ledger: TestLedger, what: string, outcome: SendOutcome): Sample {
   const meta = expectSuccess(outcome);
   const units = programComputeUnits(meta, ledger.programId);
   if (units.length !== 1)
-    throw new Error(`${instruction}: expected one invocation of the program, got ${units.length}`);
+    throw new Error(`${what}: expected one invocation of the program, got ${units.length}`);
   return {
-    instruction,
     computeUnits: Number(units[0]),
     transactionComputeUnits: Number(meta.computeUnitsConsumed()),
     transactionBytes: outcome.size,
+  };
+}
+
+const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+};
+
+function rowOf(instruction: string, samples: readonly Sample[]): Row {
+  const units = samples.map((sample) => sample.computeUnits);
+  return {
+    instruction,
+    samples: samples.length,
+    computeUnits: median(units),
+    minComputeUnits: Math.min(...units),
+    maxComputeUnits: Math.max(...units),
+    transactionComputeUnits: median(samples.map((sample) => sample.transactionComputeUnits)),
+    transactionBytes: Math.max(...samples.map((sample) => sample.transactionBytes)),
   };
 }
 
@@ -99,106 +138,161 @@ export interface ProgramCuResults {
     readonly batchOf100: {
       transactions: number;
       feeLamports: number;
+      /** The rent the batch account keeps once complete. */
       rentLamports: number;
+      /** Rent held while leaves are pending (the Merkle frontier), refunded by the last chunk. */
+      pendingRentLamports: number;
       totalLamports: number;
       perAttestationLamports: number;
     };
+    /** How many actions in a full batch cost what one single attestation costs (goal ≥ 50). */
+    readonly singleToBatchItemRatio: number;
   };
+  /** The heaviest publish_batch_leaves chunk seen (goal ≤ 15,000). */
+  readonly maxPublishChunkComputeUnits: number;
 }
 
-/** Runs every instruction once on LiteSVM, prints the table and returns the figures. */
+/** Runs every instruction on LiteSVM, prints the tables and returns the figures. */
 export async function measureProgramCu(): Promise<ProgramCuResults> {
   const startedAt = new Date();
   const ledger = await createTestLedger();
-  const rows: Row[] = [];
-  const operator = await createOperator(ledger);
+  const operator = await createOperator(ledger, 10_000n);
   const asOperator = (instructions: readonly Instruction[]) =>
     send(ledger, instructions, [], { feePayer: operator });
+  const costOf = async (instructions: readonly Instruction[]) => {
+    const before = balanceOf(ledger, operator.address);
+    const outcome = await asOperator(instructions);
+    return { outcome, cost: before - balanceOf(ledger, operator.address) };
+  };
+  const rows: Row[] = [];
+  const repeat = async (count: number, one: () => Promise<Sample>) => {
+    const samples: Sample[] = [];
+    for (let i = 0; i < count; i++) samples.push(await one());
+    return samples;
+  };
 
-  // register_agent
-  const agent = await createAgent();
-  const register = await buildRegisterAgentInstruction({
-    programId: ledger.programId,
-    operator,
-    agent,
-    allowedActionTypes: 0b1111,
-  });
-  rows.push(measured(ledger, "register_agent", await asOperator([register])));
+  // register_agent, each a fresh agent key; the last one attests and batches below
+  let agent = await createAgent();
+  rows.push(
+    rowOf(
+      "register_agent",
+      await repeat(SAMPLES, async () => {
+        agent = await createAgent();
+        const instruction = await buildRegisterAgentInstruction({
+          programId: ledger.programId,
+          operator,
+          agent,
+          allowedActionTypes: 0b1111,
+        });
+        return sampleOf(ledger, "register_agent", await asOperator([instruction]));
+      }),
+    ),
+  );
   const registered = { operator, agent };
 
   // attest, normal and privacy mode; the operator pays fee and rent, so its balance gives the cost
-  const beforeSingle = balanceOf(ledger, operator.address);
-  const normal = await buildSignedAttest(ledger, {
-    ...registered,
-    actionType: ActionType.ToolCall,
-    storedHash: hashPayload({ tool: "search", query: "benchmark" }),
-  });
-  rows.push(measured(ledger, "attest (normal)", await asOperator(normal.instructions)));
-  const singleCost = beforeSingle - balanceOf(ledger, operator.address);
-  const privacy = await buildSignedAttest(ledger, {
-    ...registered,
-    actionType: ActionType.Decision,
-    privacyMode: true,
-    storedHash: computeCommitment(randomHash(), hashPayload({ decision: "approve" })),
-  });
-  rows.push(measured(ledger, "attest (privacy)", await asOperator(privacy.instructions)));
+  let singleCost = 0n;
+  rows.push(
+    rowOf(
+      "attest (normal)",
+      await repeat(SAMPLES, async () => {
+        const signed = await buildSignedAttest(ledger, {
+          ...registered,
+          actionType: ActionType.ToolCall,
+          storedHash: hashPayload({ tool: "search", query: randomHash().join(",") }),
+        });
+        const { outcome, cost } = await costOf(signed.instructions);
+        singleCost = cost;
+        return sampleOf(ledger, "attest", outcome);
+      }),
+    ),
+  );
+  rows.push(
+    rowOf(
+      "attest (privacy)",
+      await repeat(SAMPLES, async () => {
+        const signed = await buildSignedAttest(ledger, {
+          ...registered,
+          actionType: ActionType.Decision,
+          privacyMode: true,
+          storedHash: computeCommitment(randomHash(), hashPayload({ decision: "approve" })),
+        });
+        return sampleOf(ledger, "attest", await asOperator(signed.instructions));
+      }),
+    ),
+  );
 
   // attest_batch with 1, 10 and 100 items, each in one transaction
-  let batchOf100: SignedBatch | undefined;
-  let batchCost = 0n;
-  for (const itemCount of [1, 10, MAX_BATCH_ITEMS]) {
-    const signed = await buildSignedBatch(ledger, { ...registered, leaves: randomLeaves(itemCount) });
-    const before = balanceOf(ledger, operator.address);
+  for (const itemCount of [1, 10]) {
     rows.push(
-      measured(
-        ledger,
+      rowOf(
         `attest_batch (${itemCount} item${itemCount === 1 ? "" : "s"})`,
-        await asOperator(signed.instructions),
+        await repeat(SAMPLES, async () => {
+          const signed = await buildSignedBatch(ledger, { ...registered, leaves: randomLeaves(itemCount) });
+          return sampleOf(ledger, "attest_batch", await asOperator(signed.instructions));
+        }),
       ),
     );
-    if (itemCount === MAX_BATCH_ITEMS) {
-      batchOf100 = signed;
-      batchCost += before - balanceOf(ledger, operator.address);
-    }
   }
-  if (!batchOf100) throw new Error("no batch of 100");
 
-  // publish_batch_leaves of the 100-leaf batch, in the largest chunks a transaction holds
-  const chunk = await maxLeavesPerTransaction(ledger, operator, agent.address, batchOf100);
-  const publishTransactions: SendOutcome[] = [];
-  const beforePublish = balanceOf(ledger, operator.address);
-  for (let start = 0; start < MAX_BATCH_ITEMS; start += chunk) {
-    const instruction = await buildPublishBatchLeavesInstruction({
-      programId: ledger.programId,
-      operator,
-      agent: agent.address,
-      merkleRoot: batchOf100.merkleRoot,
-      startIndex: start,
-      leaves: batchOf100.leaves.slice(start, start + chunk),
-    });
-    publishTransactions.push(await asOperator([instruction]));
+  // Batches of 100: the commit, then the leaves in the largest chunks a transaction holds
+  const commits: Sample[] = [];
+  const chunks: Sample[] = [];
+  const finalChunks: Sample[] = [];
+  let batchCost = 0n;
+  let publishTransactions = 0;
+  let chunkSize = 0;
+  for (let b = 0; b < BATCHES_OF_100; b++) {
+    const signed = await buildSignedBatch(ledger, { ...registered, leaves: randomLeaves(MAX_BATCH_ITEMS) });
+    const commit = await costOf(signed.instructions);
+    commits.push(sampleOf(ledger, "attest_batch", commit.outcome));
+    chunkSize ||= await maxLeavesPerTransaction(ledger, operator, agent.address, signed);
+    let cost = commit.cost;
+    publishTransactions = 0;
+    for (let start = 0; start < MAX_BATCH_ITEMS; start += chunkSize) {
+      const instruction = await buildPublishBatchLeavesInstruction({
+        programId: ledger.programId,
+        operator,
+        agent: agent.address,
+        merkleRoot: signed.merkleRoot,
+        startIndex: start,
+        leaves: signed.leaves.slice(start, start + chunkSize),
+      });
+      const chunk = await costOf([instruction]);
+      cost += chunk.cost;
+      publishTransactions++;
+      const isFinal = start + chunkSize >= MAX_BATCH_ITEMS;
+      (isFinal ? finalChunks : chunks).push(sampleOf(ledger, "publish_batch_leaves", chunk.outcome));
+    }
+    batchCost = cost;
   }
-  batchCost += beforePublish - balanceOf(ledger, operator.address);
-  const first = publishTransactions[0]!;
-  const last = publishTransactions[publishTransactions.length - 1]!;
-  const lastCount = MAX_BATCH_ITEMS - chunk * (publishTransactions.length - 1);
-  rows.push(measured(ledger, `publish_batch_leaves (${chunk} leaves, max per tx)`, first));
-  for (const outcome of publishTransactions.slice(1, -1)) expectSuccess(outcome);
-  rows.push(measured(ledger, `publish_batch_leaves (final ${lastCount}, verifies root)`, last));
+  const lastCount = MAX_BATCH_ITEMS - chunkSize * (publishTransactions - 1);
+  rows.push(rowOf(`attest_batch (${MAX_BATCH_ITEMS} items)`, commits));
+  rows.push(rowOf(`publish_batch_leaves (${chunkSize} leaves, max per tx)`, chunks));
+  rows.push(rowOf(`publish_batch_leaves (final ${lastCount}, verifies root, shrinks)`, finalChunks));
 
   // update_agent
-  const update = await buildUpdateAgentInstruction({
-    programId: ledger.programId,
-    operator,
-    agent: agent.address,
-    status: AgentStatus.Suspended,
-    allowedActionTypes: 0b0111,
-  });
-  rows.push(measured(ledger, "update_agent", await asOperator([update])));
+  rows.push(
+    rowOf(
+      "update_agent",
+      await repeat(SAMPLES, async () => {
+        const update = await buildUpdateAgentInstruction({
+          programId: ledger.programId,
+          operator,
+          agent: agent.address,
+          status: AgentStatus.Active,
+          allowedActionTypes: 0b1111,
+        });
+        return sampleOf(ledger, "update_agent", await asOperator([update]));
+      }),
+    ),
+  );
 
   // Output
-  const attestationRent = ledger.svm.minimumBalanceForRentExemption(331n);
-  const batchRent = ledger.svm.minimumBalanceForRentExemption(BigInt(336 + 34 * MAX_BATCH_ITEMS));
+  const rent = (size: number) => ledger.svm.minimumBalanceForRentExemption(BigInt(size));
+  const attestationRent = rent(ATTESTATION_ACCOUNT_SIZE);
+  const batchRent = rent(BATCH_COMPLETE_ACCOUNT_SIZE);
+  const perAttestation = Number(batchCost) / MAX_BATCH_ITEMS;
   const costs = {
     single: {
       feeLamports: Number(singleCost - attestationRent),
@@ -206,26 +300,28 @@ export async function measureProgramCu(): Promise<ProgramCuResults> {
       totalLamports: Number(singleCost),
     },
     batchOf100: {
-      transactions: 1 + publishTransactions.length,
+      transactions: 1 + publishTransactions,
       feeLamports: Number(batchCost - batchRent),
       rentLamports: Number(batchRent),
+      pendingRentLamports: Number(rent(BATCH_PENDING_ACCOUNT_SIZE)),
       totalLamports: Number(batchCost),
-      perAttestationLamports: Number(batchCost) / MAX_BATCH_ITEMS,
+      perAttestationLamports: perAttestation,
     },
+    singleToBatchItemRatio: Math.round((Number(singleCost) / perAttestation) * 10) / 10,
   };
+  const maxPublishChunkComputeUnits = Math.max(...[...chunks, ...finalChunks].map((s) => s.computeUnits));
 
   const pad = (value: string | number, width: number) => String(value).padStart(width);
   const name = Math.max(...rows.map((row) => row.instruction.length));
   console.log(`ABAS program compute units — ${COMMAND} — ${startedAt.toISOString()}`);
-  console.log(
-    `LiteSVM 1.5.0 in process; program CU from the runtime's "consumed" log line of our instruction only`,
-  );
+  console.log(`LiteSVM 1.5.0 in process; CU of our instruction only, median and range over fresh addresses`);
   console.log("");
-  console.log(`${"instruction".padEnd(name)}  ${pad("CU", 7)}  ${pad("tx CU", 7)}  ${pad("tx bytes", 8)}`);
-  console.log(`${"-".repeat(name)}  ${"-".repeat(7)}  ${"-".repeat(7)}  ${"-".repeat(8)}`);
+  console.log(
+    `${"instruction".padEnd(name)}  ${pad("n", 3)}  ${pad("median", 7)}  ${pad("min", 6)}  ${pad("max", 6)}  ${pad("tx bytes", 8)}`,
+  );
   for (const row of rows) {
     console.log(
-      `${row.instruction.padEnd(name)}  ${pad(row.computeUnits, 7)}  ${pad(row.transactionComputeUnits, 7)}  ${pad(row.transactionBytes, 8)}`,
+      `${row.instruction.padEnd(name)}  ${pad(row.samples, 3)}  ${pad(row.computeUnits, 7)}  ${pad(row.minComputeUnits, 6)}  ${pad(row.maxComputeUnits, 6)}  ${pad(row.transactionBytes, 8)}`,
     );
   }
   console.log("");
@@ -234,7 +330,10 @@ export async function measureProgramCu(): Promise<ProgramCuResults> {
     `  single attestation : ${costs.single.totalLamports} (fee ${costs.single.feeLamports} + rent ${costs.single.rentLamports})`,
   );
   console.log(
-    `  in a batch of 100  : ${costs.batchOf100.perAttestationLamports} (batch: ${costs.batchOf100.transactions} transactions, fee ${costs.batchOf100.feeLamports} + rent ${costs.batchOf100.rentLamports} = ${costs.batchOf100.totalLamports})`,
+    `  in a batch of 100  : ${perAttestation} (batch: ${costs.batchOf100.transactions} transactions, fee ${costs.batchOf100.feeLamports} + rent ${costs.batchOf100.rentLamports} = ${costs.batchOf100.totalLamports}; ${costs.batchOf100.pendingRentLamports} held while pending)`,
+  );
+  console.log(
+    `  ratio              : 1/${costs.singleToBatchItemRatio} (goal ≤ 1/${BATCH_COST_GOAL_RATIO}); heaviest publish chunk ${maxPublishChunkComputeUnits} CU (goal ≤ ${PUBLISH_CHUNK_CU_LIMIT})`,
   );
 
   return {
@@ -242,9 +341,10 @@ export async function measureProgramCu(): Promise<ProgramCuResults> {
     date: startedAt.toISOString(),
     runtime: "litesvm 1.5.0 (in process)",
     method:
-      "compute units of the ABAS instruction alone, from the runtime's 'consumed N of M compute units' log line",
+      "compute units of the ABAS instruction alone, from the runtime's 'consumed N of M compute units' log line; median, min and max over fresh addresses",
     instructions: rows,
     lamportsPerAttestation: costs,
+    maxPublishChunkComputeUnits,
   };
 }
 

@@ -75,24 +75,28 @@ function render(results: Results): string {
     "## Program: compute units and cost",
     "",
     `The built program on ${programCu.runtime}; compute units of the ABAS instruction ` +
-      "alone, from the runtime's “consumed” log line, and of the whole transaction (Ed25519 precompile included).",
+      "alone, from the runtime's “consumed” log line. Creating an account costs more when its canonical bump is lower, " +
+      "so each instruction runs on fresh addresses: median and maximum.",
     "",
-    "| instruction | compute units | transaction CU | transaction bytes | command |",
-    "| --- | ---: | ---: | ---: | --- |",
+    "| instruction | samples | median CU | max CU | transaction bytes | command |",
+    "| --- | ---: | ---: | ---: | ---: | --- |",
   ];
   for (const row of programCu.instructions) {
     lines.push(
-      `| ${row.instruction} | ${number(row.computeUnits)} | ${number(row.transactionComputeUnits)} | ` +
+      `| ${row.instruction} | ${row.samples} | ${number(row.computeUnits)} | ${number(row.maxComputeUnits)} | ` +
         `${number(row.transactionBytes)} | \`${COMMANDS.programCu}\` |`,
     );
   }
-  const { single, batchOf100 } = programCu.lamportsPerAttestation;
+  const { single, batchOf100, singleToBatchItemRatio } = programCu.lamportsPerAttestation;
   lines.push(
     "",
     "| lamports per attestation (fee + rent, paid by the operator) | lamports | command |",
     "| --- | ---: | --- |",
     `| single attestation (fee ${number(single.feeLamports)} + rent ${number(single.rentLamports)}) | ${number(single.totalLamports)} | \`${COMMANDS.programCu}\` |`,
     `| in a batch of 100 (${batchOf100.transactions} transactions: fee ${number(batchOf100.feeLamports)} + rent ${number(batchOf100.rentLamports)} = ${number(batchOf100.totalLamports)}) | ${number(batchOf100.perAttestationLamports)} | \`${COMMANDS.programCu}\` |`,
+    "",
+    `An action in a full batch costs 1/${singleToBatchItemRatio} of a single attestation (goal: at most 1/50); ` +
+      `the heaviest publish chunk took ${number(programCu.maxPublishChunkComputeUnits)} CU (goal: at most 15,000).`,
     "",
     "## SDK: hashAction",
     "",

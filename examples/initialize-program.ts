@@ -3,9 +3,10 @@
  * creates the Credential and the two Schemas every attestation refers to. See docs/devnet.md.
  *
  *   RPC_URL=https://api.devnet.solana.com PROGRAM_ID=<program address> \
- *   PAYER_KEYPAIR=~/.config/solana/id.json npx tsx examples/initialize-program.ts
+ *   UPGRADE_AUTHORITY_KEYPAIR=~/.config/solana/id.json npx tsx examples/initialize-program.ts
  *
- * Anyone may pay for it (the content is fixed); a second run finds the Credential and stops.
+ * Only the program's upgrade authority may run it (and it pays); a second run finds the Credential
+ * and stops.
  * The local ledger of `npm start` deploys and initializes the program by itself.
  */
 import { buildInitializeInstruction, deriveIssuerAddresses } from "@abas/program-client";
@@ -25,17 +26,17 @@ import {
 
 const rpcUrl = process.env.RPC_URL;
 const programIdText = process.env.PROGRAM_ID;
-const payerSource = process.env.PAYER_KEYPAIR || "~/.config/solana/id.json";
+const authoritySource = process.env.UPGRADE_AUTHORITY_KEYPAIR || "~/.config/solana/id.json";
 
 async function main(): Promise<number> {
   if (!rpcUrl || !programIdText) {
     console.error(
-      "usage: RPC_URL=<rpc url> PROGRAM_ID=<program address> [PAYER_KEYPAIR=<key file>] npx tsx examples/initialize-program.ts",
+      "usage: RPC_URL=<rpc url> PROGRAM_ID=<program address> [UPGRADE_AUTHORITY_KEYPAIR=<key file>] npx tsx examples/initialize-program.ts",
     );
     return 2;
   }
   const programId = address(programIdText);
-  const payer = await loadKeypair(payerSource);
+  const authority = await loadKeypair(authoritySource);
   const rpc = createSolanaRpc(rpcUrl);
 
   const program = await rpc.getAccountInfo(programId, { encoding: "base64" }).send();
@@ -50,11 +51,11 @@ async function main(): Promise<number> {
     return 0;
   }
 
-  const instruction = await buildInitializeInstruction({ programId, payer });
+  const instruction = await buildInitializeInstruction({ programId, authority });
   const { value: latestBlockhash } = await rpc.getLatestBlockhash({ commitment: "confirmed" }).send();
   const message = pipe(
     createTransactionMessage({ version: 0 }),
-    (m) => setTransactionMessageFeePayerSigner(payer, m),
+    (m) => setTransactionMessageFeePayerSigner(authority, m),
     (m) => setTransactionMessageLifetimeUsingBlockhash(latestBlockhash, m),
     (m) => appendTransactionMessageInstruction(instruction, m),
   );
@@ -72,7 +73,7 @@ async function main(): Promise<number> {
     const logs = (error as { context?: { logs?: readonly string[] } }).context?.logs ?? [];
     console.error(`initialize refused: ${error instanceof Error ? error.message : String(error)}`);
     for (const line of logs) console.error(`  ${line}`);
-    if (logs.length === 0) console.error(`  is the payer ${payer.address} funded? (solana balance)`);
+    if (logs.length === 0) console.error(`  is the authority ${authority.address} funded? (solana balance)`);
     return 1;
   }
   console.log(`sent initialize: ${signature}`);

@@ -31,8 +31,8 @@ async function main(): Promise<void> {
     "This runs LiteSVM (the Solana runtime) inside this Node process: no validator, no network, no real SOL.\n",
   );
 
-  const ledger = await createTestLedger({ deployment: "upgradeable-loader" });
-  const deployment = ledger.deployment!;
+  const ledger = await createTestLedger();
+  const { deployment } = ledger;
   console.log("Program deployed through the BPF Upgradeable Loader");
   console.log(`  program id      ${ledger.programId}`);
   console.log(`  program data    ${deployment.programData}`);

@@ -2,7 +2,8 @@
 
 use crate::error::ProgramError;
 use crate::input::Account;
-use crate::syscalls::{create_program_address, log, log_pubkey};
+use crate::pda::{is_highest_bump, program_address};
+use crate::syscalls::{log, log_pubkey};
 use crate::Pubkey;
 
 pub const SYSTEM_PROGRAM_ID: Pubkey = [0; 32];
@@ -10,6 +11,11 @@ pub const SYSTEM_PROGRAM_ID: Pubkey = [0; 32];
 pub const INSTRUCTIONS_SYSVAR_ID: Pubkey = [
     6, 167, 213, 23, 24, 123, 209, 102, 53, 218, 212, 4, 85, 253, 194, 192, 193, 36, 198, 143, 33, 86, 117,
     165, 219, 186, 203, 95, 8, 0, 0, 0,
+];
+/// BPFLoaderUpgradeab1e11111111111111111111111
+pub const UPGRADEABLE_LOADER_ID: Pubkey = [
+    2, 168, 246, 145, 78, 136, 161, 176, 226, 16, 21, 62, 247, 99, 174, 43, 0, 194, 185, 61, 22, 193, 36,
+    210, 192, 83, 122, 16, 4, 128, 0, 0,
 ];
 /// Ed25519SigVerify111111111111111111111111111
 pub const ED25519_PROGRAM_ID: Pubkey = [
@@ -63,12 +69,26 @@ pub fn expect_instructions_sysvar(account: &Account) -> Result<(), ProgramError>
     }
 }
 
-/// The account's address must be the program address of `seeds` (which end with the bump).
-pub fn expect_pda(account: &Account, seeds: &[&[u8]], program_id: &Pubkey) -> Result<(), ProgramError> {
-    match create_program_address(seeds, program_id) {
-        Some(address) if &address == account.key() => Ok(()),
-        _ => Err(fail("abas: address does not match its seeds", account.key(), ProgramError::InvalidPda)),
+/// The account must be at the canonical program address of `seeds` (bump last) under `owner`: the
+/// bump is the client's hint, and the program proves that it is the canonical one (see `pda`).
+/// Not inlined: one copy serves the six kinds of PDA.
+#[inline(never)]
+pub fn expect_canonical_pda(account: &Account, seeds: &[&[u8]], owner: &Pubkey) -> Result<(), ProgramError> {
+    let (bump, base) = match seeds.split_last() {
+        Some((&&[bump], base)) => (bump, base),
+        _ => return Err(ProgramError::InvalidPda),
+    };
+    if program_address(base, bump, owner)?.as_ref() != Some(account.key()) {
+        return Err(fail("abas: address does not match its seeds", account.key(), ProgramError::InvalidPda));
     }
+    if !is_highest_bump(base, bump, owner)? {
+        return Err(fail(
+            "abas: address is not at the canonical bump",
+            account.key(),
+            ProgramError::NonCanonicalBump,
+        ));
+    }
+    Ok(())
 }
 
 /// An account the program is about to create must not hold data or belong to anyone yet.

@@ -1,4 +1,5 @@
-//! Calls into the system program to create the program's accounts at their PDAs.
+//! Calls into the system program to create the program's accounts at their PDAs, and giving back
+//! the rent of an account that shrinks.
 
 use crate::error::ProgramError;
 use crate::input::Account;
@@ -105,4 +106,18 @@ pub fn create_pda_account(new: &NewPda) -> Result<(), ProgramError> {
     assign[0..4].copy_from_slice(&ASSIGN.to_le_bytes());
     assign[4..36].copy_from_slice(owner);
     invoke_system(new, &[account], &assign)
+}
+
+/// Shrinks `account` (the program's own, writable) to `space` bytes and moves the lamports it no
+/// longer needs to stay rent-exempt to `recipient` (writable).
+pub fn shrink_and_refund(account: &Account, space: usize, recipient: &Account) -> Result<(), ProgramError> {
+    let required = minimum_balance(space as u64).ok_or(ProgramError::SyscallFailed)?;
+    let refund = account.lamports().checked_sub(required).ok_or(ProgramError::ArithmeticOverflow)?;
+    let credited = recipient.lamports().checked_add(refund).ok_or(ProgramError::ArithmeticOverflow)?;
+    if !account.shrink(space) {
+        return Err(ProgramError::InvalidAccountData);
+    }
+    account.set_lamports(required);
+    recipient.set_lamports(credited);
+    Ok(())
 }

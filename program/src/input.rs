@@ -70,6 +70,23 @@ impl Account {
         unsafe { core::slice::from_raw_parts_mut(self.header.add(OFFSET_DATA), self.data_len()) }
     }
 
+    pub(crate) fn set_lamports(&self, lamports: u64) {
+        // SAFETY: as for lamports; the runtime checks after the instruction that only accounts the
+        // program owns lost lamports and that the total is unchanged.
+        unsafe { *(self.header.add(OFFSET_LAMPORTS) as *mut u64) = lamports }
+    }
+
+    /// Shrinks the account's data to `len` bytes: the runtime reads the new length back from the
+    /// input region and accepts it for a writable account the program owns.
+    pub(crate) fn shrink(&self, len: usize) -> bool {
+        if len > self.data_len() {
+            return false;
+        }
+        // SAFETY: the data length field is 8-aligned inside the header.
+        unsafe { *(self.header.add(OFFSET_DATA_LEN) as *mut u64) = len as u64 };
+        true
+    }
+
     pub(crate) fn lamports_ptr(&self) -> *mut u64 {
         // SAFETY: pointer arithmetic inside the header.
         unsafe { self.header.add(OFFSET_LAMPORTS) as *mut u64 }

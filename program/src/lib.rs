@@ -13,6 +13,7 @@ pub mod input;
 pub mod instructions;
 pub mod merkle;
 pub mod message;
+pub mod pda;
 pub mod processor;
 pub mod state;
 pub mod syscalls;

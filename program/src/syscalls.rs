@@ -57,12 +57,7 @@ extern "C" {
     pub fn sol_memcmp_(a: *const u8, b: *const u8, n: u64, result: *mut i32);
     pub fn sol_get_clock_sysvar(out: *mut u8) -> u64;
     pub fn sol_get_rent_sysvar(out: *mut u8) -> u64;
-    pub fn sol_create_program_address(
-        seeds: *const SolBytes,
-        count: u64,
-        program_id: *const u8,
-        out: *mut u8,
-    ) -> u64;
+    pub fn sol_curve_validate_point(curve_id: u64, point: *const u8, result: *mut u8) -> u64;
     pub fn sol_invoke_signed_c(
         instruction: *const SolInstruction,
         infos: *const SolAccountInfo,
@@ -77,7 +72,7 @@ extern "C" {
 pub use host::*;
 
 /// Host stand-ins: logging prints, memory functions work, everything that needs a ledger
-/// (hashing, clock, rent, PDAs, CPI) reports failure so host tests never mistake them for real.
+/// (hashing, curve checks, clock, rent, CPI) reports failure so host tests never mistake them for real.
 #[cfg(not(target_arch = "bpf"))]
 #[allow(clippy::missing_safety_doc)]
 mod host {
@@ -110,13 +105,9 @@ mod host {
     pub unsafe fn sol_get_rent_sysvar(_out: *mut u8) -> u64 {
         1
     }
-    pub unsafe fn sol_create_program_address(
-        _seeds: *const SolBytes,
-        _count: u64,
-        _program_id: *const u8,
-        _out: *mut u8,
-    ) -> u64 {
-        1
+    pub unsafe fn sol_curve_validate_point(_curve_id: u64, _point: *const u8, _result: *mut u8) -> u64 {
+        // Neither answer: callers treat a failed call as an error.
+        2
     }
     pub unsafe fn sol_invoke_signed_c(
         _instruction: *const SolInstruction,
@@ -145,22 +136,45 @@ pub fn log_pubkey(key: &Pubkey) {
 
 pub const EMPTY_BYTES: SolBytes = SolBytes { addr: core::ptr::null(), len: 0 };
 
-/// SHA-256 of the concatenation of up to four parts.
-pub fn sha256(parts: &[&[u8]]) -> Option<[u8; 32]> {
-    if parts.len() > 4 {
-        return None;
+/// The most parts `sha256` hashes in one call: a program address takes seeds, bump, program id and
+/// marker.
+pub const MAX_HASH_PARTS: usize = 8;
+
+/// Writes the SHA-256 of the concatenation of up to `MAX_HASH_PARTS` parts into `out`; false when
+/// there are too many parts or the runtime fails. Not inlined: its part table is set up in one
+/// place instead of at every hash.
+#[inline(never)]
+pub fn sha256(parts: &[&[u8]], out: &mut [u8; 32]) -> bool {
+    if parts.len() > MAX_HASH_PARTS {
+        return false;
     }
-    let mut vals = [EMPTY_BYTES; 4];
+    let mut vals = [EMPTY_BYTES; MAX_HASH_PARTS];
     for (val, part) in vals.iter_mut().zip(parts) {
         *val = SolBytes { addr: part.as_ptr(), len: part.len() as u64 };
     }
-    let mut out = [0u8; 32];
     // SAFETY: vals holds parts.len() live slices; out has room for 32 bytes.
-    let rc = unsafe { sol_sha256(vals.as_ptr(), parts.len() as u64, out.as_mut_ptr()) };
-    if rc == 0 {
-        Some(out)
-    } else {
-        None
+    unsafe { sol_sha256(vals.as_ptr(), parts.len() as u64, out.as_mut_ptr()) == 0 }
+}
+
+/// Copies 32 bytes through the memcpy syscall: a fixed-size copy of byte arrays compiles to 64
+/// single-byte loads and stores on SBPF, the syscall call to a handful of instructions.
+pub fn copy_hash(dst: &mut [u8; 32], src: &[u8; 32]) {
+    // SAFETY: two distinct 32-byte arrays (a &mut and a & cannot overlap).
+    unsafe { sol_memcpy_(dst.as_mut_ptr(), src.as_ptr(), 32) }
+}
+
+const CURVE25519_EDWARDS: u64 = 0;
+
+/// Whether 32 bytes decompress to a point of the Ed25519 curve (what a program address must not
+/// be); None when the runtime gives no answer.
+pub fn is_on_curve(bytes: &[u8; 32]) -> Option<bool> {
+    let mut unused = 0u8;
+    // SAFETY: bytes is 32 readable bytes; the syscall writes nothing for a validation.
+    let rc = unsafe { sol_curve_validate_point(CURVE25519_EDWARDS, bytes.as_ptr(), &mut unused) };
+    match rc {
+        0 => Some(true),
+        1 => Some(false),
+        _ => None,
     }
 }
 
@@ -203,26 +217,4 @@ pub fn minimum_balance(space: u64) -> Option<u64> {
     const ACCOUNT_STORAGE_OVERHEAD: u64 = 128;
     let per_year = (space + ACCOUNT_STORAGE_OVERHEAD).checked_mul(raw[0])?;
     per_year.checked_mul(years)
-}
-
-/// The program address for `seeds` (the bump already included), or None when the seeds give a
-/// point on the curve.
-pub fn create_program_address(seeds: &[&[u8]], program_id: &Pubkey) -> Option<Pubkey> {
-    if seeds.len() > 5 {
-        return None;
-    }
-    let mut vals = [EMPTY_BYTES; 5];
-    for (val, seed) in vals.iter_mut().zip(seeds) {
-        *val = SolBytes { addr: seed.as_ptr(), len: seed.len() as u64 };
-    }
-    let mut out = [0u8; 32];
-    // SAFETY: vals holds seeds.len() live slices; program_id and out are 32 bytes.
-    let rc = unsafe {
-        sol_create_program_address(vals.as_ptr(), seeds.len() as u64, program_id.as_ptr(), out.as_mut_ptr())
-    };
-    if rc == 0 {
-        Some(out)
-    } else {
-        None
-    }
 }

@@ -552,6 +552,35 @@ test("an agent signature that does not verify is rejected by the precompile and 
   expectNothingRecorded(ledger, signed);
 });
 
+test("an operator that cannot pay the rent fails with the system program's error 1, not a program code", async () => {
+  // Given an agent whose operator holds less than the rent of an attestation account, and a payer for the fee
+  const ledger = await createTestLedger();
+  const registered = await registerAgent(ledger);
+  const rent = ledger.svm.minimumBalanceForRentExemption(331n);
+  const poor = balanceOf(ledger, registered.operator.address);
+  const transfer = await send(ledger, [
+    getTransferSolInstruction({
+      source: registered.operator,
+      destination: ledger.payer.address,
+      amount: poor - rent + 1n,
+    }),
+  ]);
+  expectSuccess(transfer);
+
+  // When it attests
+  const signed = await buildSignedAttest(ledger, registered);
+  const outcome = await send(ledger, signed.instructions);
+
+  // Then the system program's CreateAccount fails (custom error 1, ResultWithNegativeLamports) and
+  // ends the transaction at our instruction: the program never returns CrossProgramInvocationFailed
+  assert.deepEqual(instructionFailureOf(outcome.result), {
+    instructionIndex: 1,
+    code: 1,
+    builtin: undefined,
+  });
+  expectNothingRecorded(ledger, signed);
+});
+
 test("attesting the same hash twice fails with DuplicateAttestation", async () => {
   // Given an action the agent already attested
   const { ledger, registered } = await arrange();

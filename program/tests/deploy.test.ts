@@ -1,6 +1,7 @@
 /**
  * LiteSVM's addProgram loads the .so with lenient ELF checks; a cluster deploys with strict ones.
- * This deploys it the way `solana program deploy` does and uses the deployed program.
+ * Every test ledger deploys it the way `solana program deploy` does; this test checks the
+ * deployment itself and uses the deployed program.
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -27,8 +28,8 @@ import { BPF_LOADER_UPGRADEABLE_ADDRESS, WRITE_CHUNK_SIZE } from "@abas/program-
 test("the program deploys through the BPF Upgradeable Loader and then initializes, registers and attests", async () => {
   // Given the built .so, deployed by transactions: buffer, Write in chunks, DeployWithMaxDataLen
   const programBytes = readProgramBytes();
-  const ledger = await createTestLedger({ deployment: "upgradeable-loader", initialize: false });
-  const deployment = ledger.deployment!;
+  const ledger = await createTestLedger({ initialize: false });
+  const { deployment } = ledger;
   assert.equal(deployment.transactionCount, 2 + Math.ceil(programBytes.length / WRITE_CHUNK_SIZE));
 
   // Then the program account is the loader's, executable, pointing at its ProgramData
@@ -55,7 +56,7 @@ test("the program deploys through the BPF Upgradeable Loader and then initialize
   // When initialize, register_agent and attest run through the deployed program
   expectSuccess(
     await send(ledger, [
-      await buildInitializeInstruction({ programId: ledger.programId, payer: ledger.payer }),
+      await buildInitializeInstruction({ programId: ledger.programId, authority: ledger.payer }),
     ]),
   );
   const registered = await registerAgent(ledger);

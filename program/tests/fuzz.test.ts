@@ -7,9 +7,13 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { getProgramErrorName, isProgramErrorCode } from "@abas/errors";
+import { ABAS_PROGRAM__NON_CANONICAL_BUMP, getProgramErrorName, isProgramErrorCode } from "@abas/errors";
 import {
   AgentStatus,
+  BPF_LOADER_UPGRADEABLE_ADDRESS,
+  buildInitializeInstruction,
+  buildPublishBatchLeavesInstruction,
+  buildRegisterAgentInstruction,
   deriveAgentAddress,
   ED25519_PROGRAM_ADDRESS,
   INSTRUCTIONS_SYSVAR_ADDRESS,
@@ -21,16 +25,20 @@ import {
   address,
   createKeyPairSignerFromPrivateKeyBytes,
   getAddressDecoder,
+  getAddressEncoder,
   lamports,
   type AccountMeta,
   type AccountSignerMeta,
   type Address,
+  type Instruction,
   type KeyPairSigner,
 } from "@solana/kit";
 
 import {
   attest,
   attestBatch,
+  buildSignedAttest,
+  buildSignedBatch,
   createTestLedger,
   instructionFailureOf,
   isFailure,
@@ -43,7 +51,7 @@ import {
   LAMPORTS_PER_SOL,
   type TestLedger,
 } from "./harness.js";
-import { BPF_LOADER_UPGRADEABLE_ADDRESS } from "@abas/program-client";
+import { nonCanonicalAddresses, type BumpedAddress } from "./pda-bumps.js";
 
 const ITERATIONS = Number(process.env.FUZZ_ITERATIONS ?? 10_000);
 const SEED = process.env.FUZZ_SEED !== undefined ? Number(process.env.FUZZ_SEED) >>> 0 : randomSeed();
@@ -124,6 +132,15 @@ interface PoolAccount {
   readonly readonlyOnly: boolean;
 }
 
+type Meta = AccountMeta | AccountSignerMeta;
+
+/** One fuzz input: instructions that go before it (an Ed25519 precompile), then ours. */
+interface FuzzInput {
+  readonly before: readonly Instruction[];
+  readonly data: Uint8Array;
+  readonly accounts: Meta[];
+}
+
 interface FuzzWorld {
   readonly ledger: TestLedger;
   readonly feePayer: KeyPairSigner;
@@ -132,12 +149,15 @@ interface FuzzWorld {
   readonly templates: readonly (readonly Address[])[][];
   /** The agent accounts the fee payer operates: a valid update_agent of one of them would succeed. */
   readonly feePayerAgents: ReadonlySet<Address>;
+  /** Known attacks (non-canonical bumps, replays, foreign batches) that inputs are mutated from. */
+  readonly seeds: readonly FuzzInput[];
 }
 
 /**
  * State to aim at: a foreign operator with an active and a suspended agent, an attestation, a
  * complete and an incomplete batch; the fee payer operating an active agent with a narrow policy
- * whose only batch is complete (so no random chunk can complete anything), and a suspended one.
+ * whose only batch is complete (so no random chunk can complete anything), a suspended one, and
+ * itself as an agent (so no register_agent of its own key can succeed).
  */
 async function buildWorld(prng: Prng): Promise<FuzzWorld> {
   const feePayer = await signerFrom(prng);
@@ -181,6 +201,11 @@ async function buildWorld(prng: Prng): Promise<FuzzWorld> {
   await publishAllLeaves(ledger, { operator: feePayer, agent: agentC.agent.address, batch: completeC });
   const agentD = await registerAgent(ledger, { operator: feePayer, agent: await signerFrom(prng) });
   await updateAgent(ledger, agentD, { status: AgentStatus.Suspended });
+  const agentF = await registerAgent(ledger, {
+    operator: feePayer,
+    agent: feePayer,
+    allowedActionTypes: 0b0010,
+  });
 
   const randomAddress = () => getAddressDecoder().decode(prng.bytes(32));
   const unregisteredAgentAccount = (await deriveAgentAddress(ledger.programId, randomAddress())).address;
@@ -217,8 +242,9 @@ async function buildWorld(prng: Prng): Promise<FuzzWorld> {
   const { credential, attestationSchema, batchSchema } = ledger;
   const sysvar = INSTRUCTIONS_SYSVAR_ADDRESS;
   const system = SYSTEM_PROGRAM_ADDRESS;
+  const programData = ledger.deployment.programData;
   const templates: Address[][][] = [
-    [[F, credential, attestationSchema, batchSchema, system]],
+    [[F, credential, attestationSchema, batchSchema, programData, system]],
     [
       [F, F, unregisteredAgentAccount, system],
       [F, F, agentC.agentAccount, system],
@@ -240,10 +266,10 @@ async function buildWorld(prng: Prng): Promise<FuzzWorld> {
       [F, agentD.agentAccount, randomAddress(), credential, batchSchema, sysvar, system],
     ],
     [
-      [F, agentC.agentAccount, completeC.batch, batchSchema],
-      [F, agentA.agentAccount, partialA.batch, batchSchema],
-      [F, agentC.agentAccount, partialA.batch, batchSchema],
-      [F, agentD.agentAccount, completeC.batch, batchSchema],
+      [F, completeC.batch, batchSchema],
+      [F, partialA.batch, batchSchema],
+      [F, completeA.batch, batchSchema],
+      [F, attestationC.attestation, batchSchema],
     ],
   ];
   return {
@@ -251,15 +277,112 @@ async function buildWorld(prng: Prng): Promise<FuzzWorld> {
     feePayer,
     pool,
     templates,
-    feePayerAgents: new Set([agentC.agentAccount, agentD.agentAccount]),
+    feePayerAgents: new Set([agentC.agentAccount, agentD.agentAccount, agentF.agentAccount]),
+    seeds: await attackSeeds(ledger, feePayer, {
+      signedAttest: await buildSignedAttest(ledger, {
+        ...agentC,
+        actionType: 2,
+        storedHash: attestationC.storedHash,
+      }),
+      signedBatch: await buildSignedBatch(ledger, { ...agentC, leaves: completeC.leaves }),
+      completeBatch: completeC,
+      foreignBatch: partialA,
+      foreignAgent: agentA.agent.address,
+    }),
   };
+}
+
+const toMeta = (meta: NonNullable<Instruction["accounts"]>[number]): Meta => ({ ...meta }) as Meta;
+const asInput = (instructions: readonly Instruction[]): FuzzInput => {
+  const ours = instructions.at(-1)!;
+  return {
+    before: instructions.slice(0, -1),
+    data: Uint8Array.from(ours.data!),
+    accounts: ours.accounts!.map(toMeta),
+  };
+};
+
+/** `input` with its account `index` moved to another bump of the same seeds (and the bump byte at `bumpByte`). */
+function movedTo(input: FuzzInput, index: number, bumpByte: number, target: BumpedAddress): FuzzInput {
+  const data = Uint8Array.from(input.data);
+  data[bumpByte] = target.bump;
+  const accounts = input.accounts.map((meta, i) =>
+    i === index ? { address: target.address, role: meta.role } : meta,
+  );
+  return { ...input, data, accounts: accounts as Meta[] };
+}
+
+/**
+ * The outside review's attacks, as inputs the fuzzer mutates: records at other bumps of their
+ * seeds (already recorded at the canonical one, so no mutation can succeed), initialize with
+ * other bumps, the fee payer's key registered at another bump, chunks into a foreign or a complete
+ * batch.
+ */
+async function attackSeeds(
+  ledger: TestLedger,
+  feePayer: KeyPairSigner,
+  targets: {
+    signedAttest: Awaited<ReturnType<typeof buildSignedAttest>>;
+    signedBatch: Awaited<ReturnType<typeof buildSignedBatch>>;
+    completeBatch: Awaited<ReturnType<typeof buildSignedBatch>>;
+    foreignBatch: Awaited<ReturnType<typeof buildSignedBatch>>;
+    foreignAgent: Address;
+  },
+): Promise<FuzzInput[]> {
+  const { programId } = ledger;
+  const bytesOf = (a: Address) => Uint8Array.from(getAddressEncoder().encode(a));
+  const agentKey = getAddressDecoder().decode(targets.signedAttest.message.subarray(46, 78));
+  const [attestationElsewhere] = nonCanonicalAddresses(
+    programId,
+    ["attestation", bytesOf(agentKey), targets.signedAttest.storedHash],
+    1,
+  );
+  const [batchElsewhere] = nonCanonicalAddresses(
+    programId,
+    ["batch", bytesOf(agentKey), targets.signedBatch.merkleRoot],
+    1,
+  );
+  const [credentialElsewhere] = nonCanonicalAddresses(programId, ["credential"], 1);
+  const [feePayerAgentElsewhere] = nonCanonicalAddresses(programId, ["agent", bytesOf(feePayer.address)], 1);
+  const initialize = asInput([await buildInitializeInstruction({ programId, authority: feePayer })]);
+  const register = asInput([
+    await buildRegisterAgentInstruction({
+      programId,
+      operator: feePayer,
+      agent: feePayer,
+      allowedActionTypes: 1,
+    }),
+  ]);
+  const chunk = async (batch: typeof targets.completeBatch, agent: Address) =>
+    asInput([
+      await buildPublishBatchLeavesInstruction({
+        programId,
+        operator: feePayer,
+        agent,
+        merkleRoot: batch.merkleRoot,
+        startIndex: 0,
+        leaves: batch.leaves.slice(0, 3),
+      }),
+    ]);
+  return [
+    movedTo(asInput(targets.signedAttest.instructions), 2, 3, attestationElsewhere!),
+    asInput(targets.signedAttest.instructions),
+    movedTo(asInput(targets.signedBatch.instructions), 2, 3, batchElsewhere!),
+    asInput(targets.signedBatch.instructions),
+    movedTo(initialize, 1, 1, credentialElsewhere!),
+    initialize,
+    movedTo(register, 2, 1, feePayerAgentElsewhere!),
+    register,
+    await chunk(targets.foreignBatch, targets.foreignAgent),
+    await chunk(targets.completeBatch, agentKey),
+  ];
 }
 
 /** The data lengths each instruction accepts (publish_batch_leaves: 3 + 34 × leaf_count). */
 function exactLength(prng: Prng, discriminator: number): number {
   switch (discriminator) {
     case 0:
-      return 4;
+      return 5;
     case 1:
     case 2:
       return 3;
@@ -294,8 +417,6 @@ function randomData(prng: Prng): Uint8Array {
   }
   return data;
 }
-
-type Meta = AccountMeta | AccountSignerMeta;
 
 function metaFor(world: FuzzWorld, account: PoolAccount | Address, prng: Prng): Meta {
   const address = typeof account === "string" ? account : account.address;
@@ -335,6 +456,28 @@ function randomAccounts(world: FuzzWorld, prng: Prng, discriminator: number): Me
   return accounts;
 }
 
+/** A seed input with up to three mutations of its data bytes or accounts. */
+function mutatedSeed(world: FuzzWorld, prng: Prng): FuzzInput {
+  const seed = prng.pick(world.seeds);
+  const data = Uint8Array.from(seed.data);
+  const accounts = [...seed.accounts];
+  const mutations = prng.int(4);
+  for (let i = 0; i < mutations; i++) {
+    if (prng.chance(0.6) && data.length > 0) {
+      data[prng.int(data.length)] = prng.chance(0.5) ? prng.int(256) : prng.int(6);
+    } else if (accounts.length > 0) {
+      accounts[prng.int(accounts.length)] = metaFor(world, prng.pick(world.pool), prng);
+    }
+  }
+  return { before: seed.before, data, accounts };
+}
+
+function randomInput(world: FuzzWorld, prng: Prng): FuzzInput {
+  if (prng.chance(0.2)) return mutatedSeed(world, prng);
+  const data = randomData(prng);
+  return { before: [], data, accounts: randomAccounts(world, prng, data[0] ?? -1) };
+}
+
 /** A valid update_agent by the agent's operator: the one input that would legitimately succeed. */
 function isLegitimateUpdate(world: FuzzWorld, data: Uint8Array, accounts: readonly Meta[]): boolean {
   return (
@@ -359,18 +502,18 @@ test(`${ITERATIONS} random instructions each fail with one of the program's erro
   let redrawn = 0;
 
   for (let i = 0; i < ITERATIONS; i++) {
-    // When a random instruction is sent, alone in its transaction, signed only by the fee payer
-    // (a well-formed update_agent of the fee payer's own agent is a valid instruction, not a fuzz
+    // When a random instruction, or a mutation of a known attack, is sent in its own transaction
+    // (after the attack's precompile instruction, if any), signed only by the fee payer (a
+    // well-formed update_agent of the fee payer's own agent is a valid instruction, not a fuzz
     // input: such draws are replaced, so every input sent must fail)
-    let data = randomData(prng);
-    let accounts = randomAccounts(world, prng, data[0] ?? -1);
-    while (isLegitimateUpdate(world, data, accounts)) {
-      data = randomData(prng);
-      accounts = randomAccounts(world, prng, data[0] ?? -1);
+    let input = randomInput(world, prng);
+    while (isLegitimateUpdate(world, input.data, input.accounts)) {
+      input = randomInput(world, prng);
       redrawn++;
     }
+    const { before, data, accounts } = input;
     const instruction = { programAddress: world.ledger.programId, accounts, data };
-    const outcome = await send(world.ledger, [instruction]);
+    const outcome = await send(world.ledger, [...before, instruction]);
 
     // Then it fails inside the program with one of the program's own codes
     const context = () =>
@@ -381,7 +524,7 @@ test(`${ITERATIONS} random instructions each fail with one of the program's erro
     const failure = instructionFailureOf(outcome.result);
     assert.equal(
       failure?.instructionIndex,
-      0,
+      before.length,
       `not an error of the instruction: ${outcome.result.toString()}\n${context()}`,
     );
     assert.ok(
@@ -396,6 +539,10 @@ test(`${ITERATIONS} random instructions each fail with one of the program's erro
     .map(([code, count]) => `${code} ${getProgramErrorName(code)}: ${count}`)
     .join(", ");
   t.diagnostic(`${seedLine}: codes seen: ${histogram}; valid update_agent draws replaced: ${redrawn}`);
-  // The inputs reach past the data checks into the account, agent and signature checks.
+  // The inputs reach past the data checks into the account, agent and signature checks, and the
+  // attack seeds reach the canonical-address checks.
   assert.ok(codes.size >= 12, `only ${codes.size} distinct codes: ${histogram}`);
+  if (ITERATIONS >= 1_000) {
+    assert.ok(codes.has(ABAS_PROGRAM__NON_CANONICAL_BUMP), `NonCanonicalBump never seen: ${histogram}`);
+  }
 });

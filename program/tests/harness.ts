@@ -109,15 +109,13 @@ export interface TestLedger {
   readonly credential: Address;
   readonly attestationSchema: Address;
   readonly batchSchema: Address;
-  /** Set when the program was deployed through the upgradeable loader. */
-  readonly deployment?: UpgradeableDeployment;
+  /** The program's deployment through the upgradeable loader; `payer` is its upgrade authority. */
+  readonly deployment: UpgradeableDeployment;
 }
 
 export interface CreateTestLedgerOptions {
-  /** Run `initialize` (default true). */
+  /** Run `initialize`, signed by the upgrade authority (default true). */
   readonly initialize?: boolean;
-  /** `add-program` (default) loads the .so directly; `upgradeable-loader` deploys it by transactions. */
-  readonly deployment?: "add-program" | "upgradeable-loader";
   /** Fixed keys, for runs that must be reproducible (the fuzz test); random by default. */
   readonly payer?: KeyPairSigner;
   readonly program?: KeyPairSigner;
@@ -130,15 +128,9 @@ export async function createTestLedger(options: CreateTestLedgerOptions = {}): P
   svm.airdrop(payer.address, lamports(1_000n * LAMPORTS_PER_SOL));
   const program = options.program ?? (await generateKeyPairSigner());
 
-  let programId: Address;
-  let deployment: UpgradeableDeployment | undefined;
-  if (options.deployment === "upgradeable-loader") {
-    deployment = await deployWithUpgradeableLoader(svm, payer, programBytes, { program });
-    programId = deployment.programId;
-  } else {
-    programId = program.address;
-    svm.addProgram(programId, programBytes);
-  }
+  // Deployed as on a cluster, so the program has an upgrade authority (the payer) for `initialize`.
+  const deployment = await deployWithUpgradeableLoader(svm, payer, programBytes, { program });
+  const { programId } = deployment;
 
   const issuer = await deriveIssuerAddresses(programId);
   const ledger: TestLedger = {
@@ -148,10 +140,10 @@ export async function createTestLedger(options: CreateTestLedgerOptions = {}): P
     credential: issuer.credential.address,
     attestationSchema: issuer.attestationSchema.address,
     batchSchema: issuer.batchSchema.address,
-    ...(deployment ? { deployment } : {}),
+    deployment,
   };
   if (options.initialize ?? true) {
-    expectSuccess(await send(ledger, [await buildInitializeInstruction({ programId, payer })]));
+    expectSuccess(await send(ledger, [await buildInitializeInstruction({ programId, authority: payer })]));
   }
   return ledger;
 }
@@ -439,7 +431,7 @@ export function randomLeaves(count: number, actionTypes: readonly ActionType[] =
   }));
 }
 
-/** The leaves' 34-byte records, concatenated as the batch account stores them. */
+/** The leaves' 34-byte records, concatenated as `publish_batch_leaves` carries them. */
 export function encodeLeaves(leaves: readonly LeafData[]): Uint8Array {
   return Uint8Array.from(leaves.flatMap((leaf) => [...encodeLeafData(leaf)]));
 }
@@ -450,6 +442,8 @@ export interface AttestBatchInput {
   readonly leaves: readonly LeafData[];
   /** The batch's action type mask; by default the mask of the leaves' types. */
   readonly actionTypes?: number;
+  /** The item count the agent signs; by default the number of leaves. */
+  readonly itemCount?: number;
 }
 
 export interface SignedBatch {
@@ -470,7 +464,7 @@ export async function buildSignedBatch(ledger: TestLedger, input: AttestBatchInp
   const agent = input.agent.address;
   const leafHashes = input.leaves.map(computeLeafHash);
   const merkleRoot = computeMerkleRoot(leafHashes);
-  const itemCount = input.leaves.length;
+  const itemCount = input.itemCount ?? input.leaves.length;
   const actionTypes = input.actionTypes ?? actionTypesMask(input.leaves.map((leaf) => leaf.actionType));
   const message = buildBatchMessage({ programId, agent, itemCount, actionTypes, merkleRoot });
   const signature = await signMessageWithKeyPair(input.agent.keyPair, message);
@@ -522,13 +516,13 @@ export async function buildPublishLeaves(
   return await buildPublishBatchLeavesInstruction({ programId: ledger.programId, ...input });
 }
 
-/** Sends one `publish_batch_leaves` chunk; returns the outcome, success or not. */
+/** Sends one `publish_batch_leaves` chunk, paid by the operator as the SDK does; returns the outcome. */
 export async function publishLeaves(ledger: TestLedger, input: PublishLeavesInput): Promise<SendOutcome> {
-  return await send(ledger, [await buildPublishLeaves(ledger, input)]);
+  return await send(ledger, [await buildPublishLeaves(ledger, input)], [], { feePayer: input.operator });
 }
 
-/** Leaves per `publish_batch_leaves` transaction that keep it under the 1,232-byte limit. */
-export const LEAVES_PER_CHUNK = 25;
+/** Leaves per `publish_batch_leaves` transaction paid by the operator: the most under 1,232 bytes. */
+export const LEAVES_PER_CHUNK = 29;
 
 /** Publishes every leaf of a batch in chunks, asserting each chunk succeeds. */
 export async function publishAllLeaves(

@@ -19,7 +19,6 @@ import {
   attest,
   attestBatch,
   createTestLedger,
-  encodeLeaves,
   hashPayload,
   publishLeaves,
   randomLeaves,
@@ -91,9 +90,9 @@ test("sas-lib decodes the Credential and both Schemas", async () => {
     "A Merkle commitment to up to 100 actions of an autonomous agent",
   );
   assert.deepEqual([...batchSchema.layout], [13, 0, 0, 13, 13, 8, 3, 0, 13]);
-  assert.equal(fieldNames(batchSchema).length, 9);
+  assert.equal(fieldNames(batchSchema).at(-1), "frontier");
   assert.equal(batchSchema.isPaused, false);
-  assert.equal(batchSchema.version, 1);
+  assert.equal(batchSchema.version, 2);
 });
 
 test("sas-lib decodes a single attestation and deserializes its data with the Schema", async () => {
@@ -134,33 +133,41 @@ test("sas-lib decodes a single attestation and deserializes its data with the Sc
   assert.equal(BigInt(fields.slot as bigint), clock.slot);
 });
 
-test("sas-lib decodes a batch attestation and deserializes its data, leaves included", async () => {
+test("sas-lib decodes a batch attestation and deserializes its data, pending and complete", async () => {
   // Given a batch of 6 with its first 4 leaves published
   const ledger = await createTestLedger();
   const registered = await registerAgent(ledger);
   const batch = await attestBatch(ledger, { ...registered, leaves: randomLeaves(6) });
-  await publishLeaves(ledger, {
-    operator: registered.operator,
-    agent: registered.agent.address,
-    merkleRoot: batch.merkleRoot,
-    startIndex: 0,
-    leaves: batch.leaves.slice(0, 4),
-  });
+  const publish = (startIndex: number, end: number) =>
+    publishLeaves(ledger, {
+      operator: registered.operator,
+      agent: registered.agent.address,
+      merkleRoot: batch.merkleRoot,
+      startIndex,
+      leaves: batch.leaves.slice(startIndex, end),
+    });
+  await publish(0, 4);
+  const batchSchema = decodeSchema(ledger, ledger.batchSchema);
+  const decode = () => {
+    const attestation = getAttestationDecoder().decode(readAccount(ledger, batch.batch).data);
+    const fields = deserializeAttestationData<Record<string, unknown>>(
+      batchSchema,
+      Uint8Array.from(attestation.data),
+    );
+    return { attestation, fields };
+  };
 
-  // When sas-lib decodes the account
-  const attestation = getAttestationDecoder().decode(readAccount(ledger, batch.batch).data);
+  // When sas-lib decodes the pending account
+  const pending = decode();
 
   // Then the envelope names the batch Schema and the root as nonce
-  assert.equal(attestation.discriminator, 2);
-  assert.deepEqual(addressBytes(attestation.nonce), batch.merkleRoot);
-  assert.equal(attestation.schema, ledger.batchSchema);
-  assert.equal(attestation.signer, registered.agent.address);
+  assert.equal(pending.attestation.discriminator, 2);
+  assert.deepEqual(addressBytes(pending.attestation.nonce), batch.merkleRoot);
+  assert.equal(pending.attestation.schema, ledger.batchSchema);
+  assert.equal(pending.attestation.signer, registered.agent.address);
 
-  // And the BehaviorBatch fields deserialize, with the published leaves then zeros
-  const fields = deserializeAttestationData<Record<string, unknown>>(
-    decodeSchema(ledger, ledger.batchSchema),
-    Uint8Array.from(attestation.data),
-  );
+  // And the BehaviorBatch fields deserialize, with the 224-byte Merkle frontier last
+  const { fields } = pending;
   assert.deepEqual(bytesOf(fields.merkle_root), batch.merkleRoot);
   assert.equal(fields.item_count, 6);
   assert.equal(fields.action_types, batch.actionTypes);
@@ -168,7 +175,12 @@ test("sas-lib decodes a batch attestation and deserializes its data, leaves incl
   assert.deepEqual(bytesOf(fields.operator), addressBytes(registered.operator.address));
   assert.equal(BigInt(fields.timestamp as bigint), ledger.svm.getClock().unixTimestamp);
   assert.equal(fields.leaves_published, 4);
-  const expectedLeaves = new Uint8Array(6 * 34);
-  expectedLeaves.set(encodeLeaves(batch.leaves.slice(0, 4)));
-  assert.deepEqual(bytesOf(fields.leaves), expectedLeaves);
+  assert.equal(bytesOf(fields.frontier).length, 224);
+
+  // And once the last leaves are published, the shrunk account decodes with an empty frontier
+  await publish(4, 6);
+  const complete = decode();
+  assert.equal(complete.attestation.signer, registered.agent.address);
+  assert.equal(complete.fields.leaves_published, 6);
+  assert.deepEqual(bytesOf(complete.fields.frontier), new Uint8Array(0));
 });

@@ -2,8 +2,14 @@
  * Deploys a program into the test VM through the BPF Upgradeable Loader's own instructions (the
  * plan from @abas/program-client), so the loader's strict ELF checks run as on a real cluster.
  */
-import { planUpgradeableDeploy } from "@abas/program-client";
-import { generateKeyPairSigner, type Address, type KeyPairSigner } from "@solana/kit";
+import { BPF_LOADER_UPGRADEABLE_ADDRESS, planUpgradeableDeploy } from "@abas/program-client";
+import {
+  AccountRole,
+  generateKeyPairSigner,
+  type Address,
+  type Instruction,
+  type KeyPairSigner,
+} from "@solana/kit";
 import type { LiteSVM } from "litesvm";
 import { assertSubmitted, submitInstructions } from "./transactions.js";
 
@@ -51,4 +57,18 @@ export async function deployWithUpgradeableLoader(
     transactionCount: plan.transactions.length,
     deploySlot,
   };
+}
+
+const SET_AUTHORITY = 4;
+
+/** The loader's SetAuthority with no new authority: the program becomes immutable. */
+export function buildMakeImmutableInstruction(programData: Address, authority: KeyPairSigner): Instruction {
+  return {
+    programAddress: BPF_LOADER_UPGRADEABLE_ADDRESS,
+    accounts: [
+      { address: programData, role: AccountRole.WRITABLE },
+      { address: authority.address, role: AccountRole.READONLY_SIGNER, signer: authority },
+    ],
+    data: Uint8Array.of(SET_AUTHORITY, 0, 0, 0),
+  } as Instruction;
 }

@@ -70,10 +70,23 @@ export interface BatchesTable {
   slot: number;
   timestamp: number;
   leaves_published: number;
-  /** 1 once every leaf is published (the program then has verified them against the root). */
+  /** 1 once every leaf is published (the program then has checked that they reproduce the root). */
   complete: number;
   /** 1 once the batch's items are in `attestations`. */
   items_indexed: number;
+}
+
+/**
+ * A leaf of a batch that is not complete yet, as its `publish_batch_leaves` chunk carried it; the
+ * rows of a batch go once its items are in `attestations`.
+ */
+export interface BatchLeavesTable {
+  batch_address: string;
+  leaf_index: number;
+  /** 0..=3, as in the leaf data. */
+  action_type: number;
+  privacy: number;
+  stored_hash: string;
 }
 
 /** Every ABAS program transaction the indexer has applied, so each is applied exactly once. */
@@ -109,6 +122,7 @@ export interface Database {
   agents: AgentsTable;
   attestations: AttestationsTable;
   batches: BatchesTable;
+  batch_leaves: BatchLeavesTable;
   processed_transactions: ProcessedTransactionsTable;
   indexer_state: IndexerStateTable;
   api_keys: ApiKeysTable;

@@ -13,6 +13,7 @@ import type {
   ABAS_RUNTIME__INSUFFICIENT_FUNDS_FOR_NEW_ACCOUNT,
   ABAS_RUNTIME__RPC_REQUEST_FAILED,
   ABAS_RUNTIME__AGENT_NOT_REGISTERED,
+  ABAS_RUNTIME__BATCH_LEAVES_UNREADABLE,
   ABAS_RUNTIME__BATCH_LEAVES_NOT_PUBLISHED,
   ABAS_SDK__ACCOUNT_DATA_TOO_SHORT,
   ABAS_SDK__EMPTY_MERKLE_TREE,
@@ -98,6 +99,12 @@ type SpecifiedContext = { [P in AbasProgramErrorCode]: ProgramErrorContext } & {
   [ABAS_RUNTIME__INSUFFICIENT_FUNDS_FOR_NEW_ACCOUNT]: { instructionIndex: number };
   [ABAS_RUNTIME__RPC_REQUEST_FAILED]: { method: string };
   [ABAS_RUNTIME__AGENT_NOT_REGISTERED]: { agent: string };
+  [ABAS_RUNTIME__BATCH_LEAVES_UNREADABLE]: {
+    batchAddress: string;
+    leavesPublished: number;
+    leavesFound: number;
+    reason: string;
+  };
   // The receipts hold the proofs and salts of a batch whose root is already recorded: the caller
   // needs them to finish publishing, and they exist nowhere else.
   [ABAS_RUNTIME__BATCH_LEAVES_NOT_PUBLISHED]: {

@@ -6,6 +6,9 @@ import {
   ABAS_PROGRAM__AGENT_REVOKED,
   ABAS_PROGRAM__AGENT_SUSPENDED,
   ABAS_PROGRAM__ALREADY_INITIALIZED,
+  ABAS_PROGRAM__NON_CANONICAL_BUMP,
+  ABAS_PROGRAM__NOT_UPGRADE_AUTHORITY,
+  ABAS_PROGRAM__INVALID_PROGRAM_DATA,
   ABAS_PROGRAM__ARITHMETIC_OVERFLOW,
   ABAS_PROGRAM__BATCH_ALREADY_COMPLETE,
   ABAS_PROGRAM__CROSS_PROGRAM_INVOCATION_FAILED,
@@ -51,6 +54,7 @@ import {
   ABAS_RUNTIME__INSUFFICIENT_FUNDS_FOR_NEW_ACCOUNT,
   ABAS_RUNTIME__RPC_REQUEST_FAILED,
   ABAS_RUNTIME__AGENT_NOT_REGISTERED,
+  ABAS_RUNTIME__BATCH_LEAVES_UNREADABLE,
   ABAS_RUNTIME__BATCH_LEAVES_NOT_PUBLISHED,
   ABAS_SDK__ACCOUNT_DATA_TOO_SHORT,
   ABAS_SDK__EMPTY_MERKLE_TREE,
@@ -133,6 +137,11 @@ export const AbasErrorMessages: Readonly<{ [P in AbasErrorCode]: string }> = {
   [ABAS_PROGRAM__INVALID_CREDENTIAL]: "The credential account is not the program's Credential",
   [ABAS_PROGRAM__INVALID_SCHEMA]: "The schema account is not the Schema this instruction needs",
   [ABAS_PROGRAM__ALREADY_INITIALIZED]: "The program is already initialized",
+  [ABAS_PROGRAM__NON_CANONICAL_BUMP]:
+    "An address is a program address of its seeds, but not the canonical one (a higher bump gives one too)",
+  [ABAS_PROGRAM__NOT_UPGRADE_AUTHORITY]: "Only the program's upgrade authority may initialize it",
+  [ABAS_PROGRAM__INVALID_PROGRAM_DATA]:
+    "The account is not the program's ProgramData account of the Upgradeable Loader",
   [ABAS_PROGRAM__AGENT_ALREADY_REGISTERED]: "The agent key is already registered",
   [ABAS_PROGRAM__NOT_AGENT_OPERATOR]: "The signer is not the agent's operator",
   [ABAS_PROGRAM__AGENT_SUSPENDED]: "The agent is suspended",
@@ -177,6 +186,8 @@ export const AbasErrorMessages: Readonly<{ [P in AbasErrorCode]: string }> = {
     "The payer has too few lamports for the rent of the account that instruction #$instructionIndex creates",
   [ABAS_RUNTIME__RPC_REQUEST_FAILED]: "The RPC request $method failed",
   [ABAS_RUNTIME__AGENT_NOT_REGISTERED]: "Agent $agent is not registered with this program",
+  [ABAS_RUNTIME__BATCH_LEAVES_UNREADABLE]:
+    "The ledger's transactions of batch $batchAddress do not give its $leavesPublished published leaves ($leavesFound found): $reason",
   [ABAS_RUNTIME__BATCH_LEAVES_NOT_PUBLISHED]:
     "Batch $batchAddress is recorded (transaction $commitSignature) but only $leavesPublished of its $itemCount leaves are published; the receipts are in this error's context",
 

@@ -5,6 +5,7 @@
  * another indexer that briefly believed it led) changes nothing but the cursor.
  */
 import { IndexerStateKey } from "@abas/db";
+import type { Address } from "@solana/kit";
 
 import type { AccountSnapshot } from "./account-snapshot.js";
 import { countPolicyViolation, upsertAgentState } from "./appliers/agent-state.js";
@@ -24,6 +25,7 @@ import {
 export type ApplyOutcome = "applied" | "already-applied";
 
 export type ApplyLedgerTransactionInput = Readonly<{
+  programId: Address;
   transaction: ProgramTransaction;
   snapshot: AccountSnapshot;
   logger: Logger;
@@ -64,7 +66,7 @@ async function applyFailedTransaction(context: ApplyContext): Promise<void> {
 
 export async function applyLedgerTransaction(
   db: IndexerDatabase,
-  { transaction, snapshot, logger, now }: ApplyLedgerTransactionInput,
+  { programId, transaction, snapshot, logger, now }: ApplyLedgerTransactionInput,
 ): Promise<ApplyOutcome> {
   const failed = transaction.error !== null;
   return await db.transaction().execute(async (trx) => {
@@ -87,7 +89,7 @@ export async function applyLedgerTransaction(
       });
       return "already-applied";
     }
-    const context: ApplyContext = { db: trx, transaction, snapshot, indexedAt: now, logger };
+    const context: ApplyContext = { db: trx, programId, transaction, snapshot, indexedAt: now, logger };
     if (failed) await applyFailedTransaction(context);
     else for (const instruction of transaction.instructions) await applyInstruction(context, instruction);
     await writeCheckpoint(trx, checkpoint, now);

@@ -135,7 +135,13 @@ export async function pollLedger(options: PollOptions): Promise<PollResult> {
       }
       for (const transaction of group) {
         assertActive();
-        const outcome = await applyLedgerTransaction(db, { transaction, snapshot, logger, now: now() });
+        const outcome = await applyLedgerTransaction(db, {
+          programId,
+          transaction,
+          snapshot,
+          logger,
+          now: now(),
+        });
         if (outcome === "applied") applied += 1;
         else alreadyApplied += 1;
       }

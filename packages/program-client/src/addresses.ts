@@ -9,6 +9,7 @@ import {
   AGENT_SEED,
   ATTESTATION_SEED,
   BATCH_SEED,
+  BPF_LOADER_UPGRADEABLE_ADDRESS,
   CREDENTIAL_SEED,
   HASH_SIZE,
   SCHEMA_SEED,
@@ -16,7 +17,10 @@ import {
 import { SCHEMAS, type SchemaKind } from "./schemas.js";
 import { assertByteLength } from "./validation.js";
 
-/** A PDA and the bump that the instruction data passes to the program (which never searches for one). */
+/**
+ * A canonical PDA (the highest bump off the curve) and its bump, which the instruction data passes
+ * to the program as a hint: the program proves it canonical and refuses any other bump.
+ */
 export type DerivedAddress = Readonly<{ address: Address; bump: number }>;
 
 const addressBytes = (value: Address): ReadonlyUint8Array => getAddressEncoder().encode(value);
@@ -85,4 +89,13 @@ export async function deriveIssuerAddresses(programId: Address): Promise<IssuerA
     deriveSchemaAddress(programId, credential.address, "batch"),
   ]);
   return { credential, attestationSchema, batchSchema };
+}
+
+/** The Upgradeable Loader's ProgramData account of a program: `[program]` under the loader. */
+export async function deriveProgramDataAddress(programId: Address): Promise<DerivedAddress> {
+  const [address, bump] = await getProgramDerivedAddress({
+    programAddress: BPF_LOADER_UPGRADEABLE_ADDRESS,
+    seeds: [addressBytes(programId)],
+  });
+  return { address, bump };
 }

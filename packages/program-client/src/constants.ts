@@ -5,6 +5,8 @@ export const ED25519_PROGRAM_ADDRESS = address("Ed25519SigVerify1111111111111111
 /** The sysvar through which `attest` and `attest_batch` read the instruction before their own. */
 export const INSTRUCTIONS_SYSVAR_ADDRESS = address("Sysvar1nstructions1111111111111111111111111");
 export const SYSTEM_PROGRAM_ADDRESS = address("11111111111111111111111111111111");
+/** The loader that deploys and upgrades the program; `initialize` reads its ProgramData account. */
+export const BPF_LOADER_UPGRADEABLE_ADDRESS = address("BPFLoaderUpgradeab1e11111111111111111111111");
 
 /** The first byte of the instruction data. */
 export const InstructionDiscriminator = {
@@ -67,19 +69,19 @@ export const ATTESTATION_ACCOUNT_SIZE = 331;
 
 /** Bytes of a SAS Attestation account around its data: 1 + 32 + 32 + 32 + 4 + 32 + 8 + 32. */
 export const ATTESTATION_ENVELOPE_SIZE = 173;
-/** Bytes of BehaviorBatch data besides the leaves. */
+/** Subtree roots a pending batch keeps (`leaf count < 128`): the Merkle frontier, 7 × 32 bytes. */
+export const MERKLE_FRONTIER_SLOTS = 7;
+export const MERKLE_FRONTIER_SIZE = MERKLE_FRONTIER_SLOTS * HASH_SIZE;
+/** Bytes of BehaviorBatch data besides the frontier. */
 export const BATCH_DATA_FIXED_SIZE = 163;
-
-export function getBatchDataSize(itemCount: number): number {
-  return BATCH_DATA_FIXED_SIZE + LEAF_DATA_SIZE * itemCount;
-}
-
-export function getBatchAccountSize(itemCount: number): number {
-  return ATTESTATION_ENVELOPE_SIZE + getBatchDataSize(itemCount);
-}
+/** A batch while leaves are pending: the fixed fields and the frontier. */
+export const BATCH_PENDING_ACCOUNT_SIZE =
+  ATTESTATION_ENVELOPE_SIZE + BATCH_DATA_FIXED_SIZE + MERKLE_FRONTIER_SIZE;
+/** A batch once every leaf is published: the frontier is gone and the account has shrunk. */
+export const BATCH_COMPLETE_ACCOUNT_SIZE = ATTESTATION_ENVELOPE_SIZE + BATCH_DATA_FIXED_SIZE;
 
 /** Instruction data sizes; `publish_batch_leaves` is 3 bytes plus 34 per leaf. */
-export const INITIALIZE_DATA_SIZE = 4;
+export const INITIALIZE_DATA_SIZE = 5;
 export const REGISTER_AGENT_DATA_SIZE = 3;
 export const UPDATE_AGENT_DATA_SIZE = 3;
 export const ATTEST_DATA_SIZE = 36;

@@ -20,9 +20,16 @@ export * from "./instructions/initialize.js";
 export * from "./instructions/publish-batch-leaves.js";
 export * from "./instructions/register-agent.js";
 export * from "./instructions/update-agent.js";
-export { computeLeafHash, encodeLeafData, type LeafData, type RawLeafData } from "./leaf-data.js";
+export {
+  computeLeafHash,
+  decodeLeafData,
+  encodeLeafData,
+  type LeafData,
+  type RawLeafData,
+} from "./leaf-data.js";
 export * from "./merkle.js";
 export * from "./messages.js";
 export * from "./schemas.js";
+export * from "./transactions/program-instructions.js";
 export * from "./upgradeable-loader.js";
 export * from "./plain-numbers.js";

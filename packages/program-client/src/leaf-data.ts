@@ -1,6 +1,6 @@
 import type { ReadonlyUint8Array } from "@solana/kit";
 
-import type { ActionType } from "./action-types.js";
+import { isActionType, type ActionType } from "./action-types.js";
 import { HASH_SIZE, LEAF_DATA_SIZE } from "./constants.js";
 import { hashLeaf } from "./hashing.js";
 import { assertActionType, assertByteLength, assertPrivacyMode, assertU8 } from "./validation.js";
@@ -43,6 +43,18 @@ export function encodeLeafData(leaf: LeafData): Uint8Array {
   const bytes = new Uint8Array(LEAF_DATA_SIZE);
   writeRawLeafData(bytes, 0, leaf);
   return bytes;
+}
+
+/** The leaf at the start of `bytes` (34 bytes), or undefined when its action type or flag is out of range. */
+export function decodeLeafData(bytes: ReadonlyUint8Array): LeafData | undefined {
+  if (bytes.length < LEAF_DATA_SIZE) return undefined;
+  const [actionType, privacyFlag] = bytes;
+  if (!isActionType(actionType!) || privacyFlag! > 1) return undefined;
+  return {
+    actionType: actionType as ActionType,
+    privacyMode: privacyFlag === 1,
+    storedHash: Uint8Array.from(bytes.subarray(2, LEAF_DATA_SIZE)),
+  };
 }
 
 /** The Merkle leaf hash of a leaf: `H(0x00 ‖ leaf data)`. */

@@ -19,13 +19,11 @@ export type SchemaDefinition = Readonly<{
   fieldNames: readonly string[];
 }>;
 
-export const SCHEMA_VERSION = 1;
-
 /** The two Schemas `initialize` creates, exactly as docs/program.md describes them. */
 export const SCHEMAS: Readonly<Record<SchemaKind, SchemaDefinition>> = {
   attestation: {
     name: "BehaviorAttestation",
-    version: SCHEMA_VERSION,
+    version: 1,
     description: "One action of an autonomous agent, signed by the agent's key",
     layout: [SasType.U8, SasType.Bool, SasType.VecU8, SasType.VecU8, SasType.VecU8, SasType.I64, SasType.U64],
     fieldNames: [
@@ -40,7 +38,8 @@ export const SCHEMAS: Readonly<Record<SchemaKind, SchemaDefinition>> = {
   },
   batch: {
     name: "BehaviorBatch",
-    version: SCHEMA_VERSION,
+    // v1 stored every leaf in the account; v2 keeps only the Merkle frontier while leaves are published.
+    version: 2,
     description: "A Merkle commitment to up to 100 actions of an autonomous agent",
     layout: [
       SasType.VecU8,
@@ -62,7 +61,7 @@ export const SCHEMAS: Readonly<Record<SchemaKind, SchemaDefinition>> = {
       "timestamp",
       "slot",
       "leaves_published",
-      "leaves",
+      "frontier",
     ],
   },
 };

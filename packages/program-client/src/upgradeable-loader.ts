@@ -8,8 +8,6 @@ import { getCreateAccountInstruction, SYSTEM_PROGRAM_ADDRESS } from "@solana-pro
 import {
   AccountRole,
   address,
-  getAddressEncoder,
-  getProgramDerivedAddress,
   type AccountMeta,
   type AccountSignerMeta,
   type Address,
@@ -17,7 +15,9 @@ import {
   type TransactionSigner,
 } from "@solana/kit";
 
-export const BPF_LOADER_UPGRADEABLE_ADDRESS = address("BPFLoaderUpgradeab1e11111111111111111111111");
+import { deriveProgramDataAddress } from "./addresses.js";
+import { BPF_LOADER_UPGRADEABLE_ADDRESS } from "./constants.js";
+
 const RENT_SYSVAR_ADDRESS = address("SysvarRent111111111111111111111111111111111");
 const CLOCK_SYSVAR_ADDRESS = address("SysvarC1ock11111111111111111111111111111111");
 
@@ -116,14 +116,6 @@ export function getDeployWithMaxDataLenInstruction(input: {
   };
 }
 
-export async function deriveProgramDataAddress(program: Address): Promise<Address> {
-  const [programData] = await getProgramDerivedAddress({
-    programAddress: BPF_LOADER_UPGRADEABLE_ADDRESS,
-    seeds: [getAddressEncoder().encode(program)],
-  });
-  return programData;
-}
-
 export interface UpgradeableDeployPlan {
   readonly programData: Address;
   /** Each entry is one transaction's instructions, to be sent in order, each after the last landed. */
@@ -143,7 +135,7 @@ export async function planUpgradeableDeploy(input: {
   rentFor: (size: number) => bigint;
 }): Promise<UpgradeableDeployPlan> {
   const { payer, program, buffer, programBytes, rentFor } = input;
-  const programData = await deriveProgramDataAddress(program.address);
+  const { address: programData } = await deriveProgramDataAddress(program.address);
   const createBuffer = [
     getCreateAccountInstruction({
       payer,

@@ -2,12 +2,12 @@ import { ABAS_SDK__INVALID_ARGUMENT, AbasError } from "@abas/errors";
 import {
   computeCommitment,
   decodeAttestationAccount,
-  decodeBatchAccount,
   deriveAttestationAddress,
   deriveBatchAddress,
 } from "@abas/program-client";
 import type { Address } from "@solana/kit";
 
+import { fetchBatchLeaves } from "./batch-leaves.js";
 import type { ClientContext } from "./client-context.js";
 import { assertObject, parseAddress, parseHash, parseSalt } from "./input-validation.js";
 import { fetchLedgerAccount } from "./ledger-accounts.js";
@@ -67,7 +67,10 @@ export async function findAttestation(
 
 export type FindBatchInput = Readonly<{ merkleRoot: string; agent?: string }>;
 
-/** The batch attestation with this Merkle root, with its published leaves, or null. */
+/**
+ * The batch attestation with this Merkle root, with its published leaves read from its
+ * `publish_batch_leaves` transactions (`fetchBatchLeaves`), or null.
+ */
 export async function findBatch(context: ClientContext, input: FindBatchInput): Promise<BatchRecord | null> {
   assertObject(input, "input");
   const merkleRoot = parseHash(input.merkleRoot, "merkleRoot");
@@ -75,7 +78,6 @@ export async function findBatch(context: ClientContext, input: FindBatchInput): 
     input.agent === undefined ? context.agent.address : parseAddress(input.agent, "agent");
   const { programId, commitment } = context.settings;
   const { address } = await deriveBatchAddress(programId, agent, merkleRoot);
-  const account = await fetchLedgerAccount(context.rpc, address, commitment);
-  if (account === null || account.owner !== programId) return null;
-  return toBatchRecord(address, programId, decodeBatchAccount(account.data));
+  const found = await fetchBatchLeaves(context.rpc, { programId, batchAddress: address, commitment });
+  return found === null ? null : toBatchRecord(address, programId, found.account, found.leaves);
 }

@@ -1,5 +1,12 @@
 export { type AttestInput } from "./attest.js";
 export { type BatchAttestInput, type BatchAttestItem, type BatchProgress } from "./batch-attest.js";
+export {
+  fetchBatchLeaves,
+  readPublishedLeaves,
+  type FetchBatchLeavesInput,
+  type LedgerBatch,
+  type ReadPublishedLeavesInput,
+} from "./batch-leaves.js";
 export { canonicalize } from "./canonicalize.js";
 export {
   DEFAULT_COMMITMENT,

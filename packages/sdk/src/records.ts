@@ -11,6 +11,7 @@ import {
   type AgentAccount,
   type AttestationAccount,
   type BatchAccount,
+  type LeafData,
 } from "@abas/program-client";
 import { getBase58Decoder, type Address } from "@solana/kit";
 
@@ -79,12 +80,21 @@ export type BatchRecord = Readonly<{
   leavesPublished: number;
   /** Every leaf is published, so the program has checked them against the signed root. */
   isComplete: boolean;
-  leaves: BatchLeafRecord[];
+  /**
+   * The published leaves, read from the batch's `publish_batch_leaves` transactions where they
+   * were asked for (`findBatch`); absent where only the account was read (`verifyReceipt`).
+   */
+  leaves?: BatchLeafRecord[];
   credential: Address;
   schema: Address;
 }>;
 
-export function toBatchRecord(address: Address, programId: Address, account: BatchAccount): BatchRecord {
+export function toBatchRecord(
+  address: Address,
+  programId: Address,
+  account: BatchAccount,
+  leaves?: readonly LeafData[],
+): BatchRecord {
   return {
     address,
     programId,
@@ -98,12 +108,16 @@ export function toBatchRecord(address: Address, programId: Address, account: Bat
     timestamp: Number(account.timestamp),
     leavesPublished: account.leavesPublished,
     isComplete: account.isComplete,
-    leaves: account.leaves.map((leaf) => ({
-      actionType: getActionTypeName(leaf.actionType),
-      privacyMode: leaf.privacyMode,
-      storedHash: bytesToHex(leaf.storedHash),
-      leafHash: bytesToHex(computeLeafHash(leaf)),
-    })),
+    ...(leaves === undefined
+      ? {}
+      : {
+          leaves: leaves.map((leaf) => ({
+            actionType: getActionTypeName(leaf.actionType),
+            privacyMode: leaf.privacyMode,
+            storedHash: bytesToHex(leaf.storedHash),
+            leafHash: bytesToHex(computeLeafHash(leaf)),
+          })),
+        }),
     credential: account.credential,
     schema: account.schema,
   };

@@ -8,9 +8,10 @@ import type { PendingRpcRequest } from "@solana/kit";
 export async function sendRpcRequest<TResponse>(
   method: string,
   request: PendingRpcRequest<TResponse>,
+  abortSignal?: AbortSignal,
 ): Promise<TResponse> {
   try {
-    return await request.send();
+    return await request.send(abortSignal === undefined ? undefined : { abortSignal });
   } catch (error) {
     if (isAbasError(error)) throw error;
     throw new AbasError(ABAS_RUNTIME__RPC_REQUEST_FAILED, { method, cause: error });

@@ -1,12 +1,14 @@
 //! `attest_batch`: records a Merkle commitment to 1..=100 actions, signed by the agent, in one
-//! transaction. The leaves follow in `publish_batch_leaves`.
+//! transaction. The leaves follow in `publish_batch_leaves`. The seeds leave out `item_count`: the
+//! root already binds it (RFC 6962 leaves and nodes hash different prefixes), so a commit that
+//! names a wrong count can never be completed, and the agent's first commit of a root owns it.
 //! Data: [4, item_count, action_types, batch_bump, merkle_root(32)]
 
 use crate::error::{ProgramError, ProgramResult};
 use crate::input::Input;
 use crate::instructions::{hash_at, now, recording};
 use crate::message::batch_message;
-use crate::state::batch::{self, BatchCommit, BATCH_SEED, MAX_BATCH_ITEMS};
+use crate::state::batch::{self, BatchCommit, BATCH_SEED, MAX_BATCH_ITEMS, PENDING_SIZE};
 use crate::state::is_valid_action_mask;
 use crate::state::schema::BATCH_SCHEMA;
 
@@ -33,7 +35,7 @@ pub fn process(input: &Input) -> ProgramResult {
     let message = batch_message(program_id, &rec.agent_key, item_count, action_types, merkle_root);
     let agent_signature = rec.verified_signature(&message)?;
     let seeds: [&[u8]; 4] = [BATCH_SEED, &rec.agent_key, merkle_root, &[bump]];
-    rec.create_record(&seeds, batch::account_size(item_count), ProgramError::DuplicateBatch, program_id)?;
+    rec.create_record(&seeds, PENDING_SIZE, ProgramError::DuplicateBatch, program_id)?;
     let clock = now()?;
     let commit = BatchCommit {
         merkle_root,

@@ -2,7 +2,7 @@
 //! signature, and creating the record at its PDA.
 
 use crate::checks::{
-    expect_instructions_sysvar, expect_pda, expect_signer, expect_system_program, expect_writable,
+    expect_canonical_pda, expect_instructions_sysvar, expect_signer, expect_system_program, expect_writable,
     is_uninitialized,
 };
 use crate::cpi::{create_pda_account, NewPda};
@@ -53,7 +53,8 @@ impl Recording<'_> {
         verified_signature(&expected)
     }
 
-    /// Creates the record at the PDA of `seeds` (bump last); `duplicate` when it already exists.
+    /// Creates the record at the canonical PDA of `seeds` (bump last), so one signed message is
+    /// recorded at one address; `duplicate` when it already exists.
     pub fn create_record(
         &self,
         seeds: &[&[u8]],
@@ -61,7 +62,7 @@ impl Recording<'_> {
         duplicate: ProgramError,
         program_id: &Pubkey,
     ) -> Result<(), ProgramError> {
-        expect_pda(&self.record, seeds, program_id)?;
+        expect_canonical_pda(&self.record, seeds, program_id)?;
         if !is_uninitialized(&self.record) {
             return Err(duplicate);
         }

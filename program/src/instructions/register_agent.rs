@@ -1,7 +1,10 @@
-//! `register_agent`: the operator and the agent both sign; creates the Agent account.
+//! `register_agent`: the operator and the agent both sign; creates the Agent account at the
+//! canonical address of the agent key, so a key has exactly one Agent account, ever.
 //! Data: [1, agent_bump, allowed_action_types]
 
-use crate::checks::{expect_pda, expect_signer, expect_system_program, expect_writable, is_uninitialized};
+use crate::checks::{
+    expect_canonical_pda, expect_signer, expect_system_program, expect_writable, is_uninitialized,
+};
 use crate::cpi::{create_pda_account, NewPda};
 use crate::error::{ProgramError, ProgramResult};
 use crate::input::Input;
@@ -25,7 +28,7 @@ pub fn process(input: &Input) -> ProgramResult {
     expect_writable(&agent_account)?;
     expect_system_program(&system)?;
     let seeds: [&[u8]; 3] = [AGENT_SEED, agent.key(), &[bump]];
-    expect_pda(&agent_account, &seeds, program_id)?;
+    expect_canonical_pda(&agent_account, &seeds, program_id)?;
     if !is_uninitialized(&agent_account) {
         return Err(ProgramError::AgentAlreadyRegistered);
     }

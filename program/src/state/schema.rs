@@ -6,7 +6,6 @@ use crate::writer::Writer;
 use crate::Pubkey;
 
 pub const SCHEMA_SEED: &[u8] = b"schema";
-pub const SCHEMA_VERSION: u8 = 1;
 
 // SAS compact layout type codes.
 const U8: u8 = 0;
@@ -17,6 +16,8 @@ const BYTES: u8 = 13;
 
 pub struct SchemaSpec {
     pub name: &'static [u8],
+    /// Part of the Schema's seeds and its last byte: a new layout is a new Schema account.
+    pub version: u8,
     pub description: &'static [u8],
     pub layout: &'static [u8],
     pub field_names: &'static [&'static [u8]],
@@ -24,6 +25,7 @@ pub struct SchemaSpec {
 
 pub const ATTESTATION_SCHEMA: SchemaSpec = SchemaSpec {
     name: b"BehaviorAttestation",
+    version: 1,
     description: b"One action of an autonomous agent, signed by the agent's key",
     layout: &[U8, BOOL, BYTES, BYTES, BYTES, I64, U64],
     field_names: &[
@@ -39,6 +41,8 @@ pub const ATTESTATION_SCHEMA: SchemaSpec = SchemaSpec {
 
 pub const BATCH_SCHEMA: SchemaSpec = SchemaSpec {
     name: b"BehaviorBatch",
+    // v1 stored every leaf; v2 keeps only the Merkle frontier while leaves are published.
+    version: 2,
     description: b"A Merkle commitment to up to 100 actions of an autonomous agent",
     layout: &[BYTES, U8, U8, BYTES, BYTES, I64, U64, U8, BYTES],
     field_names: &[
@@ -50,7 +54,7 @@ pub const BATCH_SCHEMA: SchemaSpec = SchemaSpec {
         b"timestamp",
         b"slot",
         b"leaves_published",
-        b"leaves",
+        b"frontier",
     ],
 };
 
@@ -80,7 +84,7 @@ impl SchemaSpec {
         for name in self.field_names {
             w.vec(name)?;
         }
-        w.u8(0)?.u8(SCHEMA_VERSION)?;
+        w.u8(0)?.u8(self.version)?;
         Ok(())
     }
 
@@ -106,7 +110,7 @@ mod tests {
             spec.write(&mut data, &[3; 32]).unwrap();
             assert!(spec.matches(&data, &[3; 32]));
             assert!(!spec.matches(&data, &[4; 32]));
-            assert_eq!(data[data.len() - 1], SCHEMA_VERSION);
+            assert_eq!(data[data.len() - 1], spec.version);
         }
         let mut data = vec![0u8; ATTESTATION_SCHEMA.size()];
         ATTESTATION_SCHEMA.write(&mut data, &[3; 32]).unwrap();

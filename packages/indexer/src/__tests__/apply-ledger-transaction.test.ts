@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 
 import { IndexerStateKey, migrateToLatest, openDatabase, type DatabaseHandle } from "@abas/db";
-import { AgentStatus } from "@abas/program-client";
+import { AgentStatus, deriveAgentAddress } from "@abas/program-client";
 import { address, getAddressEncoder, type Address, type Signature } from "@solana/kit";
 
 import type { AccountSnapshot } from "../account-snapshot.js";
@@ -15,16 +15,22 @@ import { createIndexerLogger } from "../logger.js";
 import type { ProgramTransaction } from "../transaction-decoder.js";
 
 const OPERATOR = address("CGgnS9ZSpbfykiWCyBhvn2eMEbfCNdyGU9jzFQGysv6V");
+const OTHER_OPERATOR = address("EaKqbrr54JkCKLB9gN9yRNqyRUfe1rw16j7MQt8C7dVh");
 const AGENT = address("2qCLrCwU8g1Qg6T5MqXNQ8ujJL3dodVHUS1gKeJCAW1b");
-const AGENT_ACCOUNT = address("83NdANHnkAty7jqUaMVthZZvok2ChgLD6gUaDf2DZBRD");
+const PROGRAM_ID = address("5RM2JWdhiGGfkBnB16BpZiJoXa79E1rW31pB4YWBZbkN");
+const AGENT_ACCOUNT = (await deriveAgentAddress(PROGRAM_ID, AGENT)).address;
 const logger = createIndexerLogger("silent");
 
 /** The 128 bytes of an Agent account (docs/program.md). */
-function agentAccountBytes(status: number, attestationCount: bigint): Uint8Array {
+function agentAccountBytes(
+  status: number,
+  attestationCount: bigint,
+  operator: Address = OPERATOR,
+): Uint8Array {
   const bytes = new Uint8Array(128);
   const view = new DataView(bytes.buffer);
   bytes.set([16, 1, 255, status, 0b1111]);
-  bytes.set(getAddressEncoder().encode(OPERATOR), 8);
+  bytes.set(getAddressEncoder().encode(operator), 8);
   bytes.set(getAddressEncoder().encode(AGENT), 40);
   view.setBigInt64(72, 1_700_000_000n, true);
   view.setBigUint64(80, 5n, true);
@@ -42,9 +48,10 @@ let signatures = 0;
 function transaction(
   name: "register_agent" | "update_agent" | "attest",
   error: unknown = null,
+  agentAccount: Address = AGENT_ACCOUNT,
 ): ProgramTransaction {
   signatures += 1;
-  const accounts = name === "register_agent" ? [OPERATOR, AGENT, AGENT_ACCOUNT] : [OPERATOR, AGENT_ACCOUNT];
+  const accounts = name === "register_agent" ? [OPERATOR, AGENT, agentAccount] : [OPERATOR, agentAccount];
   return {
     signature: `sig${signatures}` as Signature,
     slot: BigInt(signatures),
@@ -52,6 +59,7 @@ function transaction(
     instructions: [
       {
         index: 0,
+        inner: false,
         name,
         accounts,
         data: new Uint8Array([name === "register_agent" ? 1 : name === "update_agent" ? 2 : 3]),
@@ -79,12 +87,14 @@ describe("applyLedgerTransaction", () => {
 
     // When it is applied twice
     const first = await applyLedgerTransaction(database.db, {
+      programId: PROGRAM_ID,
       transaction: registration,
       snapshot: state,
       logger,
       now: 1000,
     });
     const second = await applyLedgerTransaction(database.db, {
+      programId: PROGRAM_ID,
       transaction: registration,
       snapshot: state,
       logger,
@@ -112,6 +122,7 @@ describe("applyLedgerTransaction", () => {
   it("never replaces an agent's state with an older one", async () => {
     // Given the agent as suspended at slot 30
     await applyLedgerTransaction(database.db, {
+      programId: PROGRAM_ID,
       transaction: transaction("update_agent"),
       snapshot: snapshot(30n, { [AGENT_ACCOUNT]: agentAccountBytes(AgentStatus.Suspended, 3n) }),
       logger,
@@ -119,6 +130,7 @@ describe("applyLedgerTransaction", () => {
     });
     // When a state read at an older slot arrives
     await applyLedgerTransaction(database.db, {
+      programId: PROGRAM_ID,
       transaction: transaction("update_agent"),
       snapshot: snapshot(20n, { [AGENT_ACCOUNT]: agentAccountBytes(AgentStatus.Active, 1n) }),
       logger,
@@ -134,6 +146,7 @@ describe("applyLedgerTransaction", () => {
     const refused = transaction("attest", { InstructionError: [0, { Custom: 1202 }] });
     for (const now of [5000, 6000]) {
       await applyLedgerTransaction(database.db, {
+        programId: PROGRAM_ID,
         transaction: refused,
         snapshot: snapshot(40n, {}),
         logger,
@@ -142,6 +155,7 @@ describe("applyLedgerTransaction", () => {
     }
     // When the agent's state is updated afterwards
     await applyLedgerTransaction(database.db, {
+      programId: PROGRAM_ID,
       transaction: transaction("update_agent"),
       snapshot: snapshot(50n, { [AGENT_ACCOUNT]: agentAccountBytes(AgentStatus.Active, 3n) }),
       logger,
@@ -164,6 +178,7 @@ describe("applyLedgerTransaction", () => {
     // Then applying it throws, and it is not marked processed
     await assert.rejects(
       applyLedgerTransaction(database.db, {
+        programId: PROGRAM_ID,
         transaction: attest,
         snapshot: snapshot(60n, {}),
         logger,
@@ -177,5 +192,46 @@ describe("applyLedgerTransaction", () => {
       .where("signature", "=", attest.signature)
       .execute();
     assert.deepEqual(processed, []);
+  });
+
+  it("never indexes an Agent account that is not at its agent key's canonical address", async () => {
+    // Given the agent's row, and an Agent account for the same key at another address, active and
+    // under another operator (the program refuses to create one; the indexer does not take that on trust)
+    const elsewhere = address("83NdANHnkAty7jqUaMVthZZvok2ChgLD6gUaDf2DZBRD");
+    const before = await agentRow();
+
+    // When its registration is applied
+    await applyLedgerTransaction(database.db, {
+      programId: PROGRAM_ID,
+      transaction: transaction("register_agent", null, elsewhere),
+      snapshot: snapshot(100n, { [elsewhere]: agentAccountBytes(AgentStatus.Active, 0n, OTHER_OPERATOR) }),
+      logger,
+      now: 9000,
+    });
+
+    // Then the agent's row is unchanged
+    assert.deepEqual(await agentRow(), before);
+  });
+
+  it("never gives an agent another operator, and keeps a revoked agent revoked", async () => {
+    // Given the agent, then a state of its canonical account naming another operator
+    const apply = async (slot: bigint, status: number, operator: Address = OPERATOR) =>
+      await applyLedgerTransaction(database.db, {
+        programId: PROGRAM_ID,
+        transaction: transaction("update_agent"),
+        snapshot: snapshot(slot, { [AGENT_ACCOUNT]: agentAccountBytes(status, 3n, operator) }),
+        logger,
+        now: Number(slot) * 100,
+      });
+    await apply(150n, AgentStatus.Active, OTHER_OPERATOR);
+    assert.equal((await agentRow()).operator, OPERATOR);
+
+    // When the agent is revoked, and a later state shows it active again
+    await apply(200n, AgentStatus.Revoked);
+    await apply(210n, AgentStatus.Active);
+
+    // Then it stays revoked, under its operator, at the revocation's state
+    const row = await agentRow();
+    assert.deepEqual([row.status, row.operator, row.state_slot], ["revoked", OPERATOR, 200]);
   });
 });

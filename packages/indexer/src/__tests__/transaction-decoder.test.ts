@@ -1,7 +1,11 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
-import { ED25519_PROGRAM_ADDRESS, encodeAttestInstructionData } from "@abas/program-client";
+import {
+  ED25519_PROGRAM_ADDRESS,
+  encodeAttestInstructionData,
+  encodePublishBatchLeavesInstructionData,
+} from "@abas/program-client";
 import { address, getBase58Decoder, type Signature } from "@solana/kit";
 
 import {
@@ -77,6 +81,45 @@ describe("decodeProgramTransaction", () => {
     );
     assert.equal(decoded.instructions[0]?.name, "unknown");
     assert.deepEqual(accountsToRead(decoded.instructions[0]!), []);
+  });
+
+  it("keeps our instructions that another program called through CPI, in execution order", () => {
+    // Given a transaction whose instruction 0 is another program that calls ours (a multisig
+    // executing for the operator, say), then our own instruction 1
+    const response = attestTransaction(null);
+    const publishData = encodePublishBatchLeavesInstructionData({
+      startIndex: 0,
+      leaves: [{ actionType: 1, privacyMode: false, storedHash: new Uint8Array(32).fill(9) }],
+    });
+    const withCpi: TransactionJsonResponse = {
+      ...response,
+      meta: {
+        ...response.meta!,
+        innerInstructions: [
+          {
+            index: 0,
+            instructions: [
+              { programIdIndex: 3, accounts: [], data: "" },
+              { programIdIndex: 2, accounts: [0, 1, 4], data: getBase58Decoder().decode(publishData) },
+            ],
+          },
+        ],
+      },
+    };
+
+    // When it is decoded
+    const decoded = decodeProgramTransaction(SIGNATURE, withCpi, PROGRAM_ID);
+
+    // Then the inner call comes first, named by the top-level instruction it ran in, then ours
+    assert.deepEqual(
+      decoded.instructions.map((instruction) => [instruction.index, instruction.inner, instruction.name]),
+      [
+        [0, true, "publish_batch_leaves"],
+        [1, false, "attest"],
+      ],
+    );
+    assert.deepEqual(decoded.instructions[0]?.accounts, [OPERATOR, AGENT_ACCOUNT, LOOKED_UP]);
+    assert.deepEqual(decoded.instructions[0]?.data, publishData);
   });
 
   it("refuses an account index outside the transaction's keys", () => {

@@ -1,4 +1,9 @@
-import { decodeAgentAccount, getAgentStatusName, type AgentAccount } from "@abas/program-client";
+import {
+  decodeAgentAccount,
+  deriveAgentAddress,
+  getAgentStatusName,
+  type AgentAccount,
+} from "@abas/program-client";
 import type { Address } from "@solana/kit";
 
 import type { IndexerDatabase } from "../indexer-database.js";
@@ -39,9 +44,12 @@ function agentStateColumns(address: Address, account: AgentAccount, stateSlot: b
 }
 
 /**
- * Writes the agent's row from its account as the snapshot shows it, in one statement. A row that
- * already holds a newer state (a higher `state_slot`) is left alone; `policy_violation_count` is
- * the indexer's own count and is never overwritten.
+ * Writes the agent's row from its account as the snapshot shows it, in one statement. Only the
+ * Agent account at the canonical address of its agent key counts (the program creates no other,
+ * and the indexer does not take that on trust). A row that already holds a newer state (a higher
+ * `state_slot`) is left alone, and so is a revoked agent's row (revoked is final) and any write that
+ * names another operator or account for the key; `policy_violation_count` is the indexer's own
+ * count and is never overwritten.
  */
 export async function upsertAgentState(
   context: ApplyContext,
@@ -58,7 +66,15 @@ export async function upsertAgentState(
     );
     return;
   }
-  const columns = agentStateColumns(agentAccount!, account, context.snapshot.slot);
+  const { address: canonical } = await deriveAgentAddress(context.programId, account.agent);
+  if (agentAccount !== canonical) {
+    context.logger.error(
+      { agentAccount, canonical, agent: account.agent, signature: context.transaction.signature },
+      "agent account is not at its agent key's canonical address; skipped",
+    );
+    return;
+  }
+  const columns = agentStateColumns(agentAccount, account, context.snapshot.slot);
   await context.db
     .insertInto("agents")
     .values({ ...columns, policy_violation_count: 0 })
@@ -79,7 +95,14 @@ export async function upsertAgentState(
           last_attested_at: eb.ref("excluded.last_attested_at"),
           state_slot: eb.ref("excluded.state_slot"),
         }))
-        .whereRef("agents.state_slot", "<=", "excluded.state_slot"),
+        .where((eb) =>
+          eb.and([
+            eb("agents.state_slot", "<=", eb.ref("excluded.state_slot")),
+            eb("agents.status", "!=", "revoked"),
+            eb("agents.operator", "=", eb.ref("excluded.operator")),
+            eb("agents.address", "=", eb.ref("excluded.address")),
+          ]),
+        ),
     )
     .execute();
 }

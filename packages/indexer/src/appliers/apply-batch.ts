@@ -1,5 +1,15 @@
 import type { BatchRow } from "@abas/db";
-import { bytesToHex, decodeBatchAccount, getActionTypeName, type BatchAccount } from "@abas/program-client";
+import {
+  bytesToHex,
+  decodeBatchAccount,
+  decodePublishBatchLeavesInstructionData,
+  getActionTypeName,
+  HASH_SIZE,
+  hexToBytes,
+  type ActionType,
+  type BatchAccount,
+  type LeafData,
+} from "@abas/program-client";
 import { getBase58Decoder, type Address } from "@solana/kit";
 
 import { verifyBatchItems } from "../batch-item-verification.js";
@@ -50,64 +60,84 @@ export async function applyAttestBatch(
     })
     .onConflict((conflict) => conflict.column("address").doNothing())
     .execute();
-  // The snapshot may already show leaves published by later transactions: record them now.
-  await syncBatchLeaves(context, batchAddress!, batch);
   await upsertAgentState(context, agentAccountOf(instruction));
 }
 
-/** `publish_batch_leaves`: how far the leaves are published, and the items once all are. */
+/**
+ * `publish_batch_leaves` of a successful transaction: the program accepted this chunk, in order, so
+ * its leaves are the batch's next ones. They wait in `batch_leaves` until the chunk that completes
+ * the batch, then become its items.
+ */
 export async function applyPublishBatchLeaves(
   context: ApplyContext,
   instruction: ProgramInstruction,
 ): Promise<void> {
   const batchAddress = recordAccountOf(instruction);
-  const batch = decodeBatch(context, batchAddress);
-  if (batch === undefined) return;
-  await syncBatchLeaves(context, batchAddress!, batch);
+  const chunk = decodePublishBatchLeavesInstructionData(instruction.data);
+  const row =
+    batchAddress === undefined
+      ? undefined
+      : await context.db
+          .selectFrom("batches")
+          .selectAll()
+          .where("address", "=", batchAddress)
+          .executeTakeFirst();
+  const skip = (reason: string) =>
+    context.logger.error({ batchAddress, signature: context.transaction.signature }, `${reason}; skipped`);
+  // Transactions are applied in ledger order, so the commit and the earlier chunks always come first.
+  if (row === undefined) return skip("leaves of a batch whose commit is not indexed");
+  if (chunk === undefined) return skip("a publish_batch_leaves chunk that does not decode");
+  if (row.complete === 1) return skip("leaves of a batch that is already complete");
+  if (chunk.startIndex !== row.leaves_published) {
+    return skip(`a chunk from leaf ${chunk.startIndex}, but ${row.leaves_published} leaves are known`);
+  }
+  const leavesPublished = chunk.startIndex + chunk.leaves.length;
+  await context.db
+    .insertInto("batch_leaves")
+    .values(
+      chunk.leaves.map((leaf, i) => ({
+        batch_address: row.address,
+        leaf_index: chunk.startIndex + i,
+        action_type: leaf.actionType,
+        privacy: leaf.privacyMode ? 1 : 0,
+        stored_hash: bytesToHex(leaf.storedHash),
+      })),
+    )
+    .onConflict((conflict) => conflict.columns(["batch_address", "leaf_index"]).doNothing())
+    .execute();
+  const complete = leavesPublished >= row.item_count;
+  const itemsIndexed = complete && (await insertBatchItems(context, row));
+  await context.db
+    .updateTable("batches")
+    .set({
+      leaves_published: leavesPublished,
+      complete: complete ? 1 : 0,
+      items_indexed: itemsIndexed ? 1 : 0,
+    })
+    .where("address", "=", row.address)
+    .execute();
 }
 
-async function syncBatchLeaves(
-  context: ApplyContext,
-  batchAddress: Address,
-  batch: BatchAccount,
-): Promise<void> {
-  const row = await context.db
-    .selectFrom("batches")
-    .selectAll()
-    .where("address", "=", batchAddress)
-    .executeTakeFirst();
-  if (row === undefined) {
-    // Transactions are applied in ledger order, so the commit always comes first.
-    context.logger.error(
-      { batchAddress, signature: context.transaction.signature },
-      "leaves of a batch whose commit is not indexed; skipped",
-    );
-    return;
-  }
-  const leavesPublished = Math.max(row.leaves_published, batch.leavesPublished);
-  const complete = row.complete === 1 || batch.isComplete;
-  let itemsIndexed = row.items_indexed === 1;
-  if (complete && !itemsIndexed) itemsIndexed = await insertBatchItems(context, row, batch);
-  if (
-    leavesPublished !== row.leaves_published ||
-    complete !== (row.complete === 1) ||
-    itemsIndexed !== (row.items_indexed === 1)
-  ) {
-    await context.db
-      .updateTable("batches")
-      .set({
-        leaves_published: leavesPublished,
-        complete: complete ? 1 : 0,
-        items_indexed: itemsIndexed ? 1 : 0,
-      })
-      .where("address", "=", batchAddress)
-      .execute();
-  }
+async function stagedLeaves(context: ApplyContext, batchAddress: string): Promise<LeafData[]> {
+  const rows = await context.db
+    .selectFrom("batch_leaves")
+    .select(["action_type", "privacy", "stored_hash"])
+    .where("batch_address", "=", batchAddress)
+    .orderBy("leaf_index")
+    .execute();
+  return rows.map((leaf) => ({
+    actionType: leaf.action_type as ActionType,
+    privacyMode: leaf.privacy === 1,
+    storedHash: hexToBytes(leaf.stored_hash, HASH_SIZE),
+  }));
 }
 
-/** Inserts the items of a complete batch once its leaves recompute its root; false when they do not. */
-async function insertBatchItems(context: ApplyContext, row: BatchRow, batch: BatchAccount): Promise<boolean> {
-  const verification = verifyBatchItems(batch);
+/** Inserts the items of a complete batch once its leaves reproduce its root; false when they do not. */
+async function insertBatchItems(context: ApplyContext, row: BatchRow): Promise<boolean> {
+  const verification = verifyBatchItems(
+    { merkleRoot: row.merkle_root, itemCount: row.item_count },
+    await stagedLeaves(context, row.address),
+  );
   if (!verification.verified) {
     context.logger.error(
       { batchAddress: row.address, reason: verification.reason },
@@ -139,5 +169,6 @@ async function insertBatchItems(context: ApplyContext, row: BatchRow, batch: Bat
       .onConflict((conflict) => conflict.column("id").doNothing())
       .execute();
   }
+  await context.db.deleteFrom("batch_leaves").where("batch_address", "=", row.address).execute();
   return true;
 }

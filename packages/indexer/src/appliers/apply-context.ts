@@ -8,6 +8,7 @@ import type { ProgramTransaction } from "../transaction-decoder.js";
 /** What every applier gets: the database transaction, the ledger transaction and its accounts. */
 export type ApplyContext = Readonly<{
   db: IndexerDatabase;
+  programId: Address;
   transaction: ProgramTransaction;
   snapshot: AccountSnapshot;
   /** Unix ms, for `indexed_at`. */

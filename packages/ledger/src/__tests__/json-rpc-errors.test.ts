@@ -117,19 +117,19 @@ describe("JSON-RPC errors", () => {
   });
 
   test("a failing program instruction is refused in preflight with -32002 and the logs", async () => {
-    // Given the ABAS `initialize`, which genesis already ran
+    // Given the ABAS `initialize`, signed by a key that is not the program's upgrade authority
     const transaction = await signInstructions(
       payer,
-      [await buildInitializeInstruction({ programId: ledger.programId, payer })],
+      [await buildInitializeInstruction({ programId: ledger.programId, authority: payer })],
       await latestBlockhash(ledger.rpcUrl),
     );
     // When it is sent with preflight
     const reply = await sendBase64(ledger.rpcUrl, transaction);
-    // Then the program's error (AlreadyInitialized = 1110 = 0x456) comes back as a simulation failure
+    // Then the program's error (NotUpgradeAuthority = 1112 = 0x458) comes back as a simulation failure
     assert.equal(reply.error?.code, -32002);
     assert.equal(
       reply.error?.message,
-      "Transaction simulation failed: Error processing Instruction 0: custom program error: 0x456",
+      "Transaction simulation failed: Error processing Instruction 0: custom program error: 0x458",
     );
     const data = reply.error?.data as {
       err: unknown;
@@ -138,9 +138,9 @@ describe("JSON-RPC errors", () => {
       unitsConsumed: number;
       returnData: unknown;
     };
-    assert.deepEqual(data.err, { InstructionError: [0, { Custom: 1110 }] });
+    assert.deepEqual(data.err, { InstructionError: [0, { Custom: 1112 }] });
     assert.ok(data.logs.some((line) => line.startsWith(`Program ${ledger.programId} invoke [1]`)));
-    assert.ok(data.logs.some((line) => line.includes("failed: custom program error: 0x456")));
+    assert.ok(data.logs.some((line) => line.includes("failed: custom program error: 0x458")));
     assert.equal(data.accounts, null);
     assert.ok(data.unitsConsumed > 0);
     assert.equal(data.returnData, null);
@@ -159,7 +159,7 @@ describe("JSON-RPC errors", () => {
     // Given the same failing instruction, sent without preflight
     const transaction = await signInstructions(
       payer,
-      [await buildInitializeInstruction({ programId: ledger.programId, payer })],
+      [await buildInitializeInstruction({ programId: ledger.programId, authority: payer })],
       await latestBlockhash(ledger.rpcUrl),
     );
     const before = ((await rpcCall(ledger.rpcUrl, "getBalance", [payer.address])).result as { value: number })
@@ -175,8 +175,8 @@ describe("JSON-RPC errors", () => {
     ).result as {
       meta: { err: unknown; fee: number; status: unknown; preBalances: number[]; postBalances: number[] };
     };
-    assert.deepEqual(fetched.meta.err, { InstructionError: [0, { Custom: 1110 }] });
-    assert.deepEqual(fetched.meta.status, { Err: { InstructionError: [0, { Custom: 1110 }] } });
+    assert.deepEqual(fetched.meta.err, { InstructionError: [0, { Custom: 1112 }] });
+    assert.deepEqual(fetched.meta.status, { Err: { InstructionError: [0, { Custom: 1112 }] } });
     assert.equal(fetched.meta.fee, 5000);
     assert.equal(fetched.meta.preBalances[0]! - fetched.meta.postBalances[0]!, 5000);
     const after = ((await rpcCall(ledger.rpcUrl, "getBalance", [payer.address])).result as { value: number })

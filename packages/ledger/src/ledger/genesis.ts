@@ -86,7 +86,7 @@ export async function runGenesis(
     await send(instructions, DEPLOY_SLOT, `deploy step ${index + 1} of ${plan.transactions.length}`);
   }
   await send(
-    [await buildInitializeInstruction({ programId: program.address, payer: faucet })],
+    [await buildInitializeInstruction({ programId: program.address, authority: faucet })],
     INITIALIZE_SLOT,
     "initialize",
   );

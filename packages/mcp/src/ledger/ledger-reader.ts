@@ -1,6 +1,7 @@
 /**
- * Reads from the ledger's JSON-RPC node, and decodes the ABAS program's attestation accounts. Every
- * call has a timeout, and every failure becomes a ToolFailure that names ABAS_RPC_URL.
+ * Reads from the ledger's JSON-RPC node, and decodes the ABAS program's attestation accounts (with a
+ * batch's published leaves, read from its transactions by the SDK). Every call has a timeout, and
+ * every failure becomes a ToolFailure that names ABAS_RPC_URL.
  */
 import {
   ATTESTATION_ACCOUNT_SIZE,
@@ -12,7 +13,9 @@ import {
   type AgentAccount,
   type AttestationAccount,
   type BatchAccount,
+  type LeafData,
 } from "@abas/program-client";
+import { readPublishedLeaves } from "@abas/sdk";
 import {
   createSolanaRpc,
   getBase64Encoder,
@@ -29,6 +32,16 @@ export const RPC_TIMEOUT_MS = 10_000;
 const COMMITMENT = "confirmed";
 
 export type DecodedAttestation =
+  | Readonly<{ kind: "single"; address: Address; account: AttestationAccount }>
+  | Readonly<{
+      kind: "batch";
+      address: Address;
+      account: BatchAccount;
+      /** The published leaves, from the batch's `publish_batch_leaves` transactions. */
+      leaves: readonly LeafData[];
+    }>;
+
+type DecodedAccount =
   | Readonly<{ kind: "single"; address: Address; account: AttestationAccount }>
   | Readonly<{ kind: "batch"; address: Address; account: BatchAccount }>;
 
@@ -74,7 +87,8 @@ export class LedgerReader {
       "getAccountInfo",
       this.#rpc.getAccountInfo(address, { encoding: "base64", commitment: COMMITMENT }),
     );
-    return this.#decodeAttestation(address, value);
+    const decoded = this.#decodeAttestation(address, value);
+    return decoded === null ? null : await this.#withLeaves(decoded);
   }
 
   /** The program's attestation and batch accounts among `addresses` (one request). */
@@ -84,9 +98,26 @@ export class LedgerReader {
       "getMultipleAccounts",
       this.#rpc.getMultipleAccounts([...addresses], { encoding: "base64", commitment: COMMITMENT }),
     );
-    return value
+    const decoded = value
       .map((account, i) => this.#decodeAttestation(addresses[i]!, account))
-      .filter((decoded): decoded is DecodedAttestation => decoded !== null);
+      .filter((entry): entry is DecodedAccount => entry !== null);
+    return await Promise.all(decoded.map((entry) => this.#withLeaves(entry)));
+  }
+
+  async #withLeaves(decoded: DecodedAccount): Promise<DecodedAttestation> {
+    if (decoded.kind === "single") return decoded;
+    try {
+      const leaves = await readPublishedLeaves(this.#rpc, {
+        programId: this.programId,
+        batchAddress: decoded.address,
+        account: decoded.account,
+        commitment: COMMITMENT,
+        abortSignal: AbortSignal.timeout(RPC_TIMEOUT_MS),
+      });
+      return { ...decoded, leaves };
+    } catch (error) {
+      throw ledgerFailure(this.#config, "getSignaturesForAddress/getTransaction", error);
+    }
   }
 
   /** The agent's registration (status, policy, operator), or null when the key was never registered. */
@@ -135,7 +166,7 @@ export class LedgerReader {
     }));
   }
 
-  #decodeAttestation(address: Address, account: RawAccount): DecodedAttestation | null {
+  #decodeAttestation(address: Address, account: RawAccount): DecodedAccount | null {
     if (account === null || account.owner !== this.programId) return null;
     const data = accountBytes(account.data);
     if (data[0] !== AccountDiscriminator.Attestation) return null;

@@ -76,10 +76,10 @@ function batchProof(
   proof: readonly Uint8Array[] | undefined,
 ): { proof: string[]; proofSource: ProofSource } {
   if (proof !== undefined) return { proof: proof.map(bytesToHex), proofSource: "input" };
-  const { account, index } = candidate;
+  const { account, leaves, index } = candidate;
   if (!account.isComplete) return { proof: [], proofSource: "unavailable" };
   // Every leaf is on the ledger (and the program checked them against the root): rebuild the proof.
-  const leafHashes = account.leaves.map(computeLeafHash);
+  const leafHashes = leaves.map(computeLeafHash);
   return { proof: buildInclusionProof(leafHashes, index).map(bytesToHex), proofSource: "ledger" };
 }
 
@@ -122,7 +122,7 @@ export async function checkCandidate(
       ...(privacyMode && action.salt ? { salt: bytesToHex(action.salt) } : {}),
     };
   } else {
-    const leaf = candidate.account.leaves[candidate.index]!;
+    const leaf = candidate.leaves[candidate.index]!;
     actionType = getActionTypeName(leaf.actionType);
     privacyMode = leaf.privacyMode;
     const leafHash = bytesToHex(

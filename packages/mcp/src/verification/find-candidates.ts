@@ -1,8 +1,8 @@
 /**
  * Where on the ledger an attestation of the hash could be, from the most precise reference given:
  *
- * - `batchAddress`: that batch account, read from the ledger; its published leaves say which item
- *   stores the hash (or `index` names it);
+ * - `batchAddress`: that batch account, read from the ledger; its published leaves (the data of its
+ *   `publish_batch_leaves` transactions) say which item stores the hash (or `index` names it);
  * - `txSignature`: the accounts that transaction wrote, read from the ledger;
  * - `agent`: the attestation account at its address (a PDA of agent and stored hash), read from the
  *   ledger; batch items of the agent through the REST API's index, when a key is set;
@@ -15,6 +15,7 @@ import {
   deriveAttestationAddress,
   type AttestationAccount,
   type BatchAccount,
+  type LeafData,
 } from "@abas/program-client";
 import type { ApiAttestation } from "@abas/sdk";
 import type { Address, ReadonlyUint8Array, Signature } from "@solana/kit";
@@ -37,6 +38,8 @@ export type Candidate =
       kind: "batch-item";
       address: Address;
       account: BatchAccount;
+      /** The batch's published leaves, from its `publish_batch_leaves` transactions. */
+      leaves: readonly LeafData[];
       index: number;
       txSignature: Signature | undefined;
     }>;
@@ -69,10 +72,10 @@ function itemsOf(
   index: number | undefined,
   txSignature: Signature | undefined,
 ): Candidate[] {
-  const { address, account } = decoded;
-  return account.leaves.flatMap((leaf, i) =>
+  const { address, account, leaves } = decoded;
+  return leaves.flatMap((leaf, i) =>
     (index === undefined ? sameBytes(leaf.storedHash, storedHash) : i === index)
-      ? [{ kind: "batch-item" as const, address, account, index: i, txSignature }]
+      ? [{ kind: "batch-item" as const, address, account, leaves, index: i, txSignature }]
       : [],
   );
 }
@@ -140,7 +143,7 @@ async function fromBatchAccount(
     );
   } else if (
     index === undefined &&
-    !account.leaves.some((leaf) => sameBytes(leaf.storedHash, query.action.storedHash))
+    !decoded.leaves.some((leaf) => sameBytes(leaf.storedHash, query.action.storedHash))
   ) {
     notes.push(
       account.isComplete

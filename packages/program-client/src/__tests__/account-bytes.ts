@@ -102,10 +102,10 @@ export const DOCUMENTED_BATCH_SCHEMA: SchemaBytesFields = {
     "timestamp",
     "slot",
     "leaves_published",
-    "leaves",
+    "frontier",
   ],
   isPaused: 0,
-  version: 1,
+  version: 2,
 };
 
 export function schemaAccountBytes(fields: SchemaBytesFields): Uint8Array {
@@ -168,33 +168,24 @@ export type BatchDataFields = {
   itemCount: number;
   actionTypes: number;
   leavesPublished: number;
-  /** The stored leaf region, `itemCount × 34` bytes unless a test says otherwise. */
-  leaves: Uint8Array;
-  leavesLength: number;
+  /** The Merkle frontier: 7 × 32 bytes while leaves are pending, none once complete. */
+  frontier: Uint8Array;
+  frontierLength: number;
   dataLength: number;
 };
 
-/** Leaf `i` of the test batches: action type `i % 2` (Transaction or ToolCall), privacy on odd items. */
-export function batchLeafBytes(i: number): number[] {
-  return [i % 2, i % 2, ...bytesOf(32, 0x40 + i)];
-}
-
+/** A batch account, pending (2 of 3 leaves published) unless a test says otherwise. */
 export function batchAccountBytes(overrides: Partial<BatchDataFields> = {}): Uint8Array {
   const itemCount = overrides.itemCount ?? 3;
   const leavesPublished = overrides.leavesPublished ?? 2;
-  const leaves =
-    overrides.leaves ??
-    Uint8Array.from([
-      ...Array.from({ length: leavesPublished }, (_, i) => batchLeafBytes(i)).flat(),
-      ...bytesOf(34 * (itemCount - leavesPublished), 0),
-    ]);
+  const frontier = overrides.frontier ?? bytesOf(leavesPublished === itemCount ? 0 : 224, 0x5a);
   const fields = {
     itemCount,
     actionTypes: 0b0011,
     leavesPublished,
-    leaves,
-    leavesLength: leaves.length,
-    dataLength: 163 + leaves.length,
+    frontier,
+    frontierLength: frontier.length,
+    dataLength: 163 + frontier.length,
     ...overrides,
   };
   const data = new ByteBuilder()
@@ -206,8 +197,8 @@ export function batchAccountBytes(overrides: Partial<BatchDataFields> = {}): Uin
     .i64(1_700_000_200n)
     .u64(987_700n)
     .u8(fields.leavesPublished)
-    .u32(fields.leavesLength)
-    .bytes(fields.leaves)
+    .u32(fields.frontierLength)
+    .bytes(fields.frontier)
     .build();
   return envelope(MERKLE_ROOT, addressBytes(BATCH_SCHEMA), data, fields.dataLength);
 }

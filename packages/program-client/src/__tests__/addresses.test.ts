@@ -39,13 +39,13 @@ describe("program derived addresses", () => {
     assertDerivedFrom(await deriveCredentialAddress(PROGRAM_ID), [ascii("credential")]);
   });
 
-  it('derives each Schema from ["schema", credential, name, [1]]', async () => {
+  it('derives each Schema from ["schema", credential, name, [version]]: BehaviorAttestation v1, BehaviorBatch v2', async () => {
     // Given the Credential
     const credential = await deriveCredentialAddress(PROGRAM_ID);
     // When both Schemas are derived
     const attestationSchema = await deriveSchemaAddress(PROGRAM_ID, credential.address, "attestation");
     const batchSchema = await deriveSchemaAddress(PROGRAM_ID, credential.address, "batch");
-    // Then each comes from its name and version 1
+    // Then each comes from its name and version
     const credentialBytes = addressBytes(credential.address);
     assertDerivedFrom(attestationSchema, [
       ascii("schema"),
@@ -57,7 +57,7 @@ describe("program derived addresses", () => {
       ascii("schema"),
       credentialBytes,
       ascii("BehaviorBatch"),
-      Uint8Array.of(1),
+      Uint8Array.of(2),
     ]);
   });
 

@@ -11,12 +11,15 @@ import {
 import { decodeAttestationAccount } from "../accounts/attestation-account.js";
 import { decodeBatchAccount } from "../accounts/batch-account.js";
 import { ActionType } from "../action-types.js";
-import { ATTESTATION_ACCOUNT_SIZE, getBatchAccountSize } from "../constants.js";
+import {
+  ATTESTATION_ACCOUNT_SIZE,
+  BATCH_COMPLETE_ACCOUNT_SIZE,
+  BATCH_PENDING_ACCOUNT_SIZE,
+} from "../constants.js";
 import {
   attestationAccountBytes,
   ATTESTATION_SCHEMA,
   batchAccountBytes,
-  batchLeafBytes,
   BATCH_SCHEMA,
   CREDENTIAL,
 } from "./account-bytes.js";
@@ -87,14 +90,14 @@ describe("decodeAttestationAccount", () => {
 });
 
 describe("decodeBatchAccount", () => {
-  it("decodes a batch of 3 items with 2 leaves published", () => {
-    // Given a batch account of 3 items, the first 2 leaves published
+  it("decodes a pending batch of 3 items with 2 leaves published and its Merkle frontier", () => {
+    // Given a batch account of 3 items, 2 leaves published, the 224-byte frontier after its fields
     const data = batchAccountBytes();
-    assert.equal(data.length, getBatchAccountSize(3));
-    assert.equal(data.length, 336 + 34 * 3);
+    assert.equal(data.length, BATCH_PENDING_ACCOUNT_SIZE);
+    assert.equal(data.length, 560);
     // When it is decoded
     const batch = decodeBatchAccount(data);
-    // Then the envelope, the fields and the 2 published leaves have their values
+    // Then the envelope and the fields have their values, and the batch is not complete
     assert.deepEqual(batch, {
       ...envelopeOf(MERKLE_ROOT, BATCH_SCHEMA),
       merkleRoot: MERKLE_ROOT,
@@ -105,27 +108,17 @@ describe("decodeBatchAccount", () => {
       timestamp: 1_700_000_200n,
       slot: 987_700n,
       leavesPublished: 2,
-      leaves: [
-        { actionType: ActionType.Transaction, privacyMode: false, storedHash: bytesOf(32, 0x40) },
-        { actionType: ActionType.ToolCall, privacyMode: true, storedHash: bytesOf(32, 0x41) },
-      ],
       isComplete: false,
     });
   });
 
-  it("marks a batch complete once every leaf is published", () => {
-    const batch = decodeBatchAccount(batchAccountBytes({ itemCount: 100, leavesPublished: 100 }));
-    assert.equal(batch.leaves.length, 100);
+  it("decodes a complete batch: every leaf published, the frontier gone, 336 bytes", () => {
+    const data = batchAccountBytes({ itemCount: 100, leavesPublished: 100 });
+    assert.equal(data.length, BATCH_COMPLETE_ACCOUNT_SIZE);
+    assert.equal(data.length, 336);
+    const batch = decodeBatchAccount(data);
     assert.equal(batch.isComplete, true);
-    assert.equal(batchAccountBytes({ itemCount: 100, leavesPublished: 100 }).length, 336 + 3400);
-  });
-
-  it("ignores stored leaves past leaves_published, which a rewriting chunk may leave behind", () => {
-    // Given a batch whose third stored leaf holds an action type that no leaf may have
-    const leaves = Uint8Array.from([...batchLeafBytes(0), ...batchLeafBytes(1), 9, 9, ...bytesOf(32, 1)]);
-    const batch = decodeBatchAccount(batchAccountBytes({ leaves }));
-    // Then only the published leaves are decoded
-    assert.equal(batch.leaves.length, 2);
+    assert.equal(batch.leavesPublished, 100);
   });
 
   it("reports data of a length no batch has", () => {
@@ -138,19 +131,15 @@ describe("decodeBatchAccount", () => {
 
   it("reports each inconsistent field as malformed", () => {
     const cases = [
-      [{ itemCount: 0, leavesPublished: 0, leaves: bytesOf(3 * 34, 0) }, "item_count"],
-      [{ itemCount: 101, leavesPublished: 0, leaves: bytesOf(3 * 34, 0) }, "item_count"],
+      [{ itemCount: 0, leavesPublished: 0 }, "item_count"],
+      [{ itemCount: 101, leavesPublished: 0 }, "item_count"],
       [{ actionTypes: 0 }, "action_types"],
       [{ actionTypes: 16 }, "action_types"],
-      [{ leavesPublished: 4, leaves: bytesOf(3 * 34, 0) }, "leaves_published"],
-      [{ itemCount: 2, leaves: bytesOf(3 * 34, 0) }, "leaves"],
-      [{ dataLength: 163 + 4 * 34 }, "data"],
-      [{ leavesPublished: 1, leaves: Uint8Array.from([2, 0, ...bytesOf(32 + 68, 0)]) }, "leaves[0]"],
-      [{ leavesPublished: 1, leaves: Uint8Array.from([4, 0, ...bytesOf(32 + 68, 0)]) }, "leaves[0]"],
-      [
-        { leavesPublished: 2, leaves: Uint8Array.from([...batchLeafBytes(0), 1, 2, ...bytesOf(32 + 34, 0)]) },
-        "leaves[1]",
-      ],
+      [{ leavesPublished: 4 }, "leaves_published"],
+      // a complete batch that still carries its frontier, and a pending one without it
+      [{ leavesPublished: 3, frontier: bytesOf(224, 0) }, "frontier"],
+      [{ leavesPublished: 2, frontier: bytesOf(0, 0), dataLength: 163 }, "frontier"],
+      [{ dataLength: 163 + 225 }, "data"],
     ] as const;
     for (const [overrides, field] of cases) {
       const error = assertThrowsAbasError(

@@ -98,7 +98,7 @@ describe("decodeSchemaAccount", () => {
         layout: documented.layout,
         fieldNames: documented.fieldNames,
         isPaused: false,
-        version: 1,
+        version: documented.version,
       });
       const declared = SCHEMAS[kind];
       assert.equal(declared.name, schema.name);

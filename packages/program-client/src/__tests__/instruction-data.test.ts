@@ -22,13 +22,14 @@ import { bytesOf } from "./byte-builder.js";
 import { MERKLE_ROOT, STORED_HASH } from "./fixtures.js";
 
 describe("instruction data encodings", () => {
-  it("initialize: [0, credential_bump, attestation_schema_bump, batch_schema_bump]", () => {
+  it("initialize: [0, credential_bump, attestation_schema_bump, batch_schema_bump, program_data_bump]", () => {
     const data = encodeInitializeInstructionData({
       credentialBump: 255,
       attestationSchemaBump: 254,
       batchSchemaBump: 7,
+      programDataBump: 253,
     });
-    assert.deepEqual(data, Uint8Array.of(0, 255, 254, 7));
+    assert.deepEqual(data, Uint8Array.of(0, 255, 254, 7, 253));
     assert.equal(data.length, INITIALIZE_DATA_SIZE);
   });
 

@@ -31,6 +31,7 @@ import {
   deriveAgentAddress,
   deriveAttestationAddress,
   deriveBatchAddress,
+  deriveProgramDataAddress,
   deriveIssuerAddresses,
 } from "../addresses.js";
 import { AgentStatus } from "../agent-status.js";
@@ -58,19 +59,27 @@ const issuer = await deriveIssuerAddresses(PROGRAM_ID);
 const agentAccount = await deriveAgentAddress(PROGRAM_ID, AGENT);
 
 describe("initialize instruction", () => {
-  it("has the payer as writable signer, the three accounts it creates writable, and their bumps", async () => {
-    const instruction = await buildInitializeInstruction({ programId: PROGRAM_ID, payer: operator });
+  it("has the upgrade authority paying, the three accounts it creates writable, the ProgramData, and the bumps", async () => {
+    const instruction = await buildInitializeInstruction({ programId: PROGRAM_ID, authority: operator });
+    const programData = await deriveProgramDataAddress(PROGRAM_ID);
     assert.equal(instruction.programAddress, PROGRAM_ID);
     assert.deepEqual(accountsOf(instruction), [
       [operator.address, WRITABLE_SIGNER],
       [issuer.credential.address, WRITABLE],
       [issuer.attestationSchema.address, WRITABLE],
       [issuer.batchSchema.address, WRITABLE],
+      [programData.address, READONLY],
       [SYSTEM_PROGRAM_ADDRESS, READONLY],
     ]);
     assert.deepEqual(
       instruction.data,
-      Uint8Array.of(0, issuer.credential.bump, issuer.attestationSchema.bump, issuer.batchSchema.bump),
+      Uint8Array.of(
+        0,
+        issuer.credential.bump,
+        issuer.attestationSchema.bump,
+        issuer.batchSchema.bump,
+        programData.bump,
+      ),
     );
   });
 });
@@ -269,12 +278,11 @@ describe("publish_batch_leaves instruction", () => {
     leaves,
   };
 
-  it("has the operator signing read-only, the agent account read-only and the batch writable", async () => {
+  it("has the operator signing and writable (it gets the frontier's rent back), the batch writable", async () => {
     const instruction = await buildPublishBatchLeavesInstruction(valid);
     const batch = await deriveBatchAddress(PROGRAM_ID, AGENT, MERKLE_ROOT);
     assert.deepEqual(accountsOf(instruction), [
-      [operator.address, READONLY_SIGNER],
-      [agentAccount.address, READONLY],
+      [operator.address, WRITABLE_SIGNER],
       [batch.address, WRITABLE],
       [issuer.batchSchema.address, READONLY],
     ]);

@@ -1,14 +1,12 @@
 import type { Address, ReadonlyUint8Array } from "@solana/kit";
 
-import { isActionType, isActionTypeAllowed, type ActionType } from "../action-types.js";
 import {
   BATCH_DATA_FIXED_SIZE,
   HASH_SIZE,
-  LEAF_DATA_SIZE,
   MAX_BATCH_ITEMS,
+  MERKLE_FRONTIER_SIZE,
   SIGNATURE_SIZE,
 } from "../constants.js";
-import type { LeafData } from "../leaf-data.js";
 import { AccountDataReader } from "./account-data-reader.js";
 import {
   expectDataConsumed,
@@ -17,7 +15,10 @@ import {
   type AttestationEnvelope,
 } from "./attestation-envelope.js";
 
-/** A batch attestation: the SAS envelope and its BehaviorBatch data. */
+/**
+ * A batch attestation: the SAS envelope and its BehaviorBatch data. The leaves are not in the
+ * account: they are the instruction data of the batch's `publish_batch_leaves` transactions.
+ */
 export type BatchAccount = AttestationEnvelope &
   Readonly<{
     merkleRoot: Uint8Array;
@@ -29,30 +30,13 @@ export type BatchAccount = AttestationEnvelope &
     timestamp: bigint;
     slot: bigint;
     leavesPublished: number;
-    /** The published leaves, `leaves[i]` being item `i`; the rest of the stored leaves are not yet meaningful. */
-    leaves: readonly LeafData[];
-    /** Every leaf is published, so the program has checked them against the signed root. */
+    /** Every leaf is published and the program checked that they reproduce the signed root. */
     isComplete: boolean;
   }>;
 
-function isBatchDataLength(dataLength: number): boolean {
-  const leafBytes = dataLength - BATCH_DATA_FIXED_SIZE;
-  const itemCount = leafBytes / LEAF_DATA_SIZE;
-  return Number.isInteger(itemCount) && itemCount >= 1 && itemCount <= MAX_BATCH_ITEMS;
-}
-
-function readLeaf(reader: AccountDataReader, index: number, actionTypesMask: number): LeafData {
-  const field = `leaves[${index}]`;
-  const actionType = reader.u8(field);
-  if (!isActionType(actionType)) {
-    throw reader.malformed(field, `expected an action type in 0..=3, got ${actionType}`);
-  }
-  if (!isActionTypeAllowed(actionTypesMask, actionType)) {
-    throw reader.malformed(field, `action type ${actionType} is outside the batch's mask ${actionTypesMask}`);
-  }
-  const privacyMode = reader.bool(field);
-  return { actionType: actionType as ActionType, privacyMode, storedHash: reader.bytes(field, HASH_SIZE) };
-}
+/** Pending: the fixed fields and the frontier; complete: the fixed fields only. */
+const isBatchDataLength = (dataLength: number): boolean =>
+  dataLength === BATCH_DATA_FIXED_SIZE || dataLength === BATCH_DATA_FIXED_SIZE + MERKLE_FRONTIER_SIZE;
 
 export function decodeBatchAccount(data: ReadonlyUint8Array): BatchAccount {
   const reader = new AccountDataReader(data, "Batch attestation");
@@ -79,17 +63,16 @@ export function decodeBatchAccount(data: ReadonlyUint8Array): BatchAccount {
   if (leavesPublished > itemCount) {
     throw reader.malformed("leaves_published", `${leavesPublished} leaves published of ${itemCount} items`);
   }
-  const leavesByteLength = reader.u32("leaves");
-  if (leavesByteLength !== itemCount * LEAF_DATA_SIZE) {
+  const isComplete = leavesPublished === itemCount;
+  const frontierLength = reader.u32("frontier");
+  const expectedFrontierLength = isComplete ? 0 : MERKLE_FRONTIER_SIZE;
+  if (frontierLength !== expectedFrontierLength) {
     throw reader.malformed(
-      "leaves",
-      `expected ${itemCount * LEAF_DATA_SIZE} bytes for ${itemCount} items, got ${leavesByteLength}`,
+      "frontier",
+      `expected ${expectedFrontierLength} bytes for a ${isComplete ? "complete" : "pending"} batch, got ${frontierLength}`,
     );
   }
-  reader.expectAvailable("leaves", leavesByteLength);
-  const leaves = Array.from({ length: leavesPublished }, (_, i) => readLeaf(reader, i, actionTypes));
-  // Leaves past `leaves_published` are skipped: a rewriting chunk can leave older leaves there.
-  reader.skip("leaves", (itemCount - leavesPublished) * LEAF_DATA_SIZE);
+  reader.skip("frontier", frontierLength);
   expectDataConsumed(reader, dataStart, dataLength);
 
   return {
@@ -103,7 +86,6 @@ export function decodeBatchAccount(data: ReadonlyUint8Array): BatchAccount {
     timestamp,
     slot,
     leavesPublished,
-    leaves,
-    isComplete: leavesPublished === itemCount,
+    isComplete,
   };
 }

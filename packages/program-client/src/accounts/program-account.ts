@@ -21,7 +21,8 @@ export type DecodeProgramAccountOptions = Readonly<{
   /**
    * The program's two Schema addresses (`deriveIssuerAddresses`). When given, an attestation's kind
    * is read from its schema field and any other schema is rejected; without them it is read from
-   * the data length, which differs between the two layouts (158 bytes against 163 + 34·n).
+   * the data length, which differs between the two layouts (158 bytes against 163, or 387 while a
+   * batch's leaves are pending).
    */
   schemas?: Readonly<{ attestation: Address; batch: Address }>;
 }>;

@@ -1,6 +1,6 @@
 import type { Address, TransactionSigner } from "@solana/kit";
 
-import { deriveIssuerAddresses } from "../addresses.js";
+import { deriveIssuerAddresses, deriveProgramDataAddress } from "../addresses.js";
 import { InstructionDiscriminator, SYSTEM_PROGRAM_ADDRESS } from "../constants.js";
 import { assertU8 } from "../validation.js";
 import { readonly, writable, writableSigner, type AbasInstruction } from "./account-metas.js";
@@ -9,50 +9,59 @@ export type InitializeInstructionDataInput = Readonly<{
   credentialBump: number;
   attestationSchemaBump: number;
   batchSchemaBump: number;
+  programDataBump: number;
 }>;
 
-/** `[0, credential_bump, attestation_schema_bump, batch_schema_bump]` */
+/** `[0, credential_bump, attestation_schema_bump, batch_schema_bump, program_data_bump]` */
 export function encodeInitializeInstructionData({
   credentialBump,
   attestationSchemaBump,
   batchSchemaBump,
+  programDataBump,
 }: InitializeInstructionDataInput): Uint8Array {
   assertU8(credentialBump, "credentialBump");
   assertU8(attestationSchemaBump, "attestationSchemaBump");
   assertU8(batchSchemaBump, "batchSchemaBump");
+  assertU8(programDataBump, "programDataBump");
   return Uint8Array.of(
     InstructionDiscriminator.Initialize,
     credentialBump,
     attestationSchemaBump,
     batchSchemaBump,
+    programDataBump,
   );
 }
 
 export type InitializeInstructionInput = Readonly<{
   programId: Address;
-  /** Pays for the Credential and the two Schemas; anyone may, the content is fixed. */
-  payer: TransactionSigner;
+  /** The program's upgrade authority: only it may initialize; it pays for the three accounts. */
+  authority: TransactionSigner;
 }>;
 
-/** Creates the Credential and the two Schemas; runs once per deployment. */
+/** Creates the Credential and the two Schemas; runs once per deployment, signed by the upgrade authority. */
 export async function buildInitializeInstruction({
   programId,
-  payer,
+  authority,
 }: InitializeInstructionInput): Promise<AbasInstruction> {
-  const { credential, attestationSchema, batchSchema } = await deriveIssuerAddresses(programId);
+  const [{ credential, attestationSchema, batchSchema }, programData] = await Promise.all([
+    deriveIssuerAddresses(programId),
+    deriveProgramDataAddress(programId),
+  ]);
   return {
     programAddress: programId,
     accounts: [
-      writableSigner(payer),
+      writableSigner(authority),
       writable(credential.address),
       writable(attestationSchema.address),
       writable(batchSchema.address),
+      readonly(programData.address),
       readonly(SYSTEM_PROGRAM_ADDRESS),
     ],
     data: encodeInitializeInstructionData({
       credentialBump: credential.bump,
       attestationSchemaBump: attestationSchema.bump,
       batchSchemaBump: batchSchema.bump,
+      programDataBump: programData.bump,
     }),
   };
 }

@@ -1,7 +1,7 @@
 import { ABAS_SDK__INVALID_LEAF_COUNT, ABAS_SDK__INVALID_LEAF_START_INDEX, AbasError } from "@abas/errors";
 import type { Address, ReadonlyUint8Array, TransactionSigner } from "@solana/kit";
 
-import { deriveAgentAddress, deriveBatchAddress, deriveIssuerAddresses } from "../addresses.js";
+import { deriveBatchAddress, deriveIssuerAddresses } from "../addresses.js";
 import {
   HASH_SIZE,
   InstructionDiscriminator,
@@ -9,9 +9,15 @@ import {
   MAX_BATCH_ITEMS,
   PUBLISH_BATCH_LEAVES_HEADER_SIZE,
 } from "../constants.js";
-import { assertValidLeafData, writeRawLeafData, type LeafData, type RawLeafData } from "../leaf-data.js";
+import {
+  assertValidLeafData,
+  decodeLeafData,
+  writeRawLeafData,
+  type LeafData,
+  type RawLeafData,
+} from "../leaf-data.js";
 import { assertByteLength, assertU8 } from "../validation.js";
-import { readonly, readonlySigner, writable, type AbasInstruction } from "./account-metas.js";
+import { readonly, writable, writableSigner, type AbasInstruction } from "./account-metas.js";
 
 export type PublishBatchLeavesInstructionDataInput = Readonly<{
   startIndex: number;
@@ -36,10 +42,10 @@ export function encodePublishBatchLeavesInstructionData({
 
 export type PublishBatchLeavesInstructionInput = Readonly<{
   programId: Address;
-  /** The agent's operator. */
+  /** The operator that committed the batch; it gets the frontier's rent back with the last chunk. */
   operator: TransactionSigner;
+  /** With the root, identifies the batch. */
   agent: Address;
-  /** Identifies the batch. */
   merkleRoot: ReadonlyUint8Array;
   /** Index of the first leaf of this chunk in the batch. */
   startIndex: number;
@@ -64,8 +70,9 @@ function assertLeafChunk(startIndex: number, leaves: readonly LeafData[]): void 
 }
 
 /**
- * Stores a chunk of a batch's leaves. Once the last leaf is in, the program recomputes the Merkle
- * root and rejects the chunk unless it matches the signed root.
+ * Publishes the next chunk of a batch's leaves (chunks go in order: `startIndex` must be how many
+ * the batch already has). The program folds them into its Merkle frontier; with the last leaf the
+ * root must be the signed one, or the chunk is refused.
  */
 export async function buildPublishBatchLeavesInstruction({
   programId,
@@ -77,19 +84,41 @@ export async function buildPublishBatchLeavesInstruction({
 }: PublishBatchLeavesInstructionInput): Promise<AbasInstruction> {
   assertByteLength(merkleRoot, HASH_SIZE, "merkleRoot");
   assertLeafChunk(startIndex, leaves);
-  const [issuer, agentAccount, batch] = await Promise.all([
+  const [issuer, batch] = await Promise.all([
     deriveIssuerAddresses(programId),
-    deriveAgentAddress(programId, agent),
     deriveBatchAddress(programId, agent, merkleRoot),
   ]);
   return {
     programAddress: programId,
-    accounts: [
-      readonlySigner(operator),
-      readonly(agentAccount.address),
-      writable(batch.address),
-      readonly(issuer.batchSchema.address),
-    ],
+    accounts: [writableSigner(operator), writable(batch.address), readonly(issuer.batchSchema.address)],
     data: encodePublishBatchLeavesInstructionData({ startIndex, leaves }),
   };
+}
+
+export type PublishBatchLeavesInstructionData = Readonly<{ startIndex: number; leaves: LeafData[] }>;
+
+/**
+ * The chunk a `publish_batch_leaves` instruction carries, or undefined when its data is not a
+ * well-formed chunk (a transaction the program refused can carry anything).
+ */
+export function decodePublishBatchLeavesInstructionData(
+  data: Uint8Array,
+): PublishBatchLeavesInstructionData | undefined {
+  const [discriminator, startIndex, leafCount] = data;
+  if (
+    discriminator !== InstructionDiscriminator.PublishBatchLeaves ||
+    startIndex === undefined ||
+    leafCount === undefined ||
+    leafCount === 0 ||
+    data.length !== PUBLISH_BATCH_LEAVES_HEADER_SIZE + LEAF_DATA_SIZE * leafCount
+  ) {
+    return undefined;
+  }
+  const leaves: LeafData[] = [];
+  for (let i = 0; i < leafCount; i++) {
+    const leaf = decodeLeafData(data.subarray(PUBLISH_BATCH_LEAVES_HEADER_SIZE + LEAF_DATA_SIZE * i));
+    if (leaf === undefined) return undefined;
+    leaves.push(leaf);
+  }
+  return { startIndex, leaves };
 }

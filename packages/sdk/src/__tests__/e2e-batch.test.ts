@@ -5,7 +5,11 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 
-import { ABAS_PROGRAM__DUPLICATE_BATCH, isAbasError } from "@abas/errors";
+import {
+  ABAS_PROGRAM__DUPLICATE_BATCH,
+  ABAS_RUNTIME__BATCH_LEAVES_UNREADABLE,
+  isAbasError,
+} from "@abas/errors";
 import {
   ActionType,
   actionTypesMask,
@@ -13,18 +17,26 @@ import {
   buildBatchMessage,
   buildEd25519VerifyInstruction,
   buildInclusionProof,
+  buildPublishBatchLeavesInstruction,
   bytesToHex,
   computeLeafHash,
   computeMerkleRoot,
   deriveBatchAddress,
   ED25519_PROGRAM_ADDRESS,
-  getBatchAccountSize,
+  BATCH_COMPLETE_ACCOUNT_SIZE,
   signMessageWithKeyPair,
 } from "@abas/program-client";
-import { createKeyPairSignerFromBytes, getBase58Decoder } from "@solana/kit";
+import {
+  address,
+  createDefaultRpcTransport,
+  createKeyPairSignerFromBytes,
+  createSolanaRpcFromTransport,
+  getBase58Decoder,
+} from "@solana/kit";
 import { Connection, PublicKey } from "@solana/web3.js";
 
 import type { BatchProgress } from "../batch-attest.js";
+import { fetchBatchLeaves } from "../batch-leaves.js";
 import { AttestationClient } from "../client.js";
 import type { BatchAttestationResult, BatchItemReceipt } from "../receipts.js";
 import { sendAndConfirmTransaction } from "../send-transaction.js";
@@ -89,27 +101,29 @@ describe("batchAttest on the local ledger", () => {
         assert.equal(receipt.txSignature, result.txSignature);
         assert.equal(receipt.merkleRoot, result.merkleRoot);
       });
-      // And the leaves went out in as few transactions as fit (26 leaves each)
-      assert.equal(result.leafTransactions.length, Math.ceil(itemCount / 26));
+      // And the leaves went out in as few transactions as fit (27 leaves each, with the compute
+      // budget instruction)
+      assert.equal(result.leafTransactions.length, Math.ceil(itemCount / 27));
       assert.deepEqual(
         progress.map((p) => [p.stage, p.leavesPublished]),
         [
           ["root-recorded", 0],
-          ...result.leafTransactions.map((_, i) => ["leaves-published", Math.min(itemCount, 26 * (i + 1))]),
+          ...result.leafTransactions.map((_, i) => ["leaves-published", Math.min(itemCount, 27 * (i + 1))]),
         ],
       );
-      // And the ledger holds the complete batch, its leaves exactly the items
+      // And the ledger holds the complete batch, its leaves (read back from the leaf transactions)
+      // exactly the items
       const batch = await client.findBatch({ merkleRoot: result.merkleRoot });
       assert.equal(batch?.isComplete, true);
       assert.equal(batch?.leavesPublished, itemCount);
       assert.deepEqual(
-        batch?.leaves.map((leaf) => leaf.leafHash),
+        batch?.leaves?.map((leaf) => leaf.leafHash),
         result.receipts.map((receipt) => receipt.leafHash),
       );
-      // And another client library sees the account at its size
+      // And another client library sees the account at its final size: no leaf is stored in it
       const account = await connection.getAccountInfo(new PublicKey(result.batchAddress), "confirmed");
       assert.equal(account?.owner.toBase58(), ledger.programId);
-      assert.equal(account?.data.length, getBatchAccountSize(itemCount));
+      assert.equal(account?.data.length, BATCH_COMPLETE_ACCOUNT_SIZE);
       const commit = await connection.getTransaction(result.txSignature, {
         maxSupportedTransactionVersion: 0,
       });
@@ -141,8 +155,8 @@ describe("batchAttest on the local ledger", () => {
     const cases: [what: string, receipt: BatchItemReceipt, failed: ReceiptCheckName[]][] = [
       ["proof", { ...first, proof: [flipHex(first.proof[0]!), ...first.proof.slice(1)] }, ["merkleProof"]],
       ["timestamp", { ...first, timestamp: first.timestamp - 1 }, ["accountFields"]],
-      // An item of this batch at the wrong position: proven nowhere, and not what the ledger holds there
-      ["index", { ...second, index: 0 }, ["merkleProof", "batchLeaf"]],
+      // An item of this batch at the wrong position: its proof does not link it there
+      ["index", { ...second, index: 0 }, ["merkleProof"]],
       ["txSignature", { ...first, txSignature: results.get(1)!.txSignature }, ["transaction"]],
     ];
     for (const [what, receipt, failed] of cases) {
@@ -164,15 +178,15 @@ describe("batchAttest on the local ledger", () => {
     );
   });
 
-  it("finishes a batch whose leaves were never published, from its receipts", async () => {
-    // Given a batch whose root is recorded (by hand here) and whose leaves are not published
+  /** Records a batch's root by hand (the SDK always publishes right after) and returns its receipts. */
+  async function commitBatchByHand(itemCount: number, seed: number) {
     const agent = await createKeyPairSignerFromBytes(agentSecretKey);
     const operator = await createKeyPairSignerFromBytes(operatorKeypair);
     const programId = ledger.programId;
-    const leaves = Array.from({ length: 30 }, (_, index) => ({
+    const leaves = Array.from({ length: itemCount }, (_, index) => ({
       actionType: ActionType.Decision,
       privacyMode: false,
-      storedHash: new Uint8Array(32).fill(index + 1),
+      storedHash: new Uint8Array(32).fill(seed + index),
     }));
     const leafHashes = leaves.map(computeLeafHash);
     const merkleRoot = computeMerkleRoot(leafHashes);
@@ -180,40 +194,30 @@ describe("batchAttest on the local ledger", () => {
     const message = buildBatchMessage({
       programId,
       agent: agent.address,
-      itemCount: 30,
+      itemCount,
       actionTypes,
       merkleRoot,
     });
     const signature = await signMessageWithKeyPair(agent.keyPair, message);
-    const sent = await sendAndConfirmTransaction(
-      {
-        rpc: ledger.rpc,
-        programId,
-        commitment: "confirmed",
-        computeUnitMargin: 0.2,
-        confirmationTimeoutMs: 30_000,
-        maxSendAttempts: 3,
-      },
-      {
-        feePayer: operator,
-        instructions: [
-          buildEd25519VerifyInstruction({ publicKey: agent.address, signature, message }),
-          await buildAttestBatchInstruction({
-            programId,
-            operator,
-            agent: agent.address,
-            itemCount: 30,
-            actionTypes,
-            merkleRoot,
-          }),
-        ],
-      },
-    );
+    const sent = await sendAndConfirmTransaction(sendSettings(), {
+      feePayer: operator,
+      instructions: [
+        buildEd25519VerifyInstruction({ publicKey: agent.address, signature, message }),
+        await buildAttestBatchInstruction({
+          programId,
+          operator,
+          agent: agent.address,
+          itemCount,
+          actionTypes,
+          merkleRoot,
+        }),
+      ],
+    });
     const batchAddress = (await deriveBatchAddress(programId, agent.address, merkleRoot)).address;
     const recorded = await client.findBatch({ merkleRoot: bytesToHex(merkleRoot) });
     const receipts: BatchItemReceipt[] = leaves.map((leaf, index) => ({
       index,
-      itemCount: 30,
+      itemCount,
       actionHash: bytesToHex(leaf.storedHash),
       actionType: "Decision",
       privacyMode: false,
@@ -232,6 +236,21 @@ describe("batchAttest on the local ledger", () => {
       slot: recorded!.slot,
       timestamp: recorded!.timestamp,
     }));
+    return { agent, operator, leaves, merkleRoot, batchAddress, receipts };
+  }
+
+  const sendSettings = () => ({
+    rpc: ledger.rpc,
+    programId: ledger.programId,
+    commitment: "confirmed" as const,
+    computeUnitMargin: 0.2,
+    confirmationTimeoutMs: 30_000,
+    maxSendAttempts: 3,
+  });
+
+  it("finishes a batch whose leaves were never published, from its receipts", async () => {
+    // Given a batch whose root is recorded and whose leaves are not published
+    const { receipts } = await commitBatchByHand(30, 1);
     // Then its receipts fail only the leaf check
     const before = await client.verifyReceipt(receipts[29]!);
     assert.deepEqual(
@@ -249,9 +268,92 @@ describe("batchAttest on the local ledger", () => {
     assert.deepEqual((await client.completeBatch({ operatorKeypair, receipts })).leafTransactions, []);
   });
 
+  it("reads a batch's leaves back from its leaf transactions, half published or complete", async () => {
+    // Given a batch of 40 whose first 15 leaves are published by hand
+    const { operator, agent, leaves, merkleRoot, batchAddress, receipts } = await commitBatchByHand(40, 100);
+    await sendAndConfirmTransaction(sendSettings(), {
+      feePayer: operator,
+      instructions: [
+        await buildPublishBatchLeavesInstruction({
+          programId: ledger.programId,
+          operator,
+          agent: agent.address,
+          merkleRoot,
+          startIndex: 0,
+          leaves: leaves.slice(0, 15),
+        }),
+      ],
+    });
+    const read = () =>
+      fetchBatchLeaves(ledger.rpc, { programId: ledger.programId, batchAddress, commitment: "confirmed" });
+
+    // When its leaves are read from the ledger
+    const half = await read();
+
+    // Then the 15 published leaves come back, the batch pending
+    assert.equal(half?.account.isComplete, false);
+    assert.deepEqual(
+      half?.leaves.map(computeLeafHash).map(bytesToHex),
+      receipts.slice(0, 15).map((r) => r.leafHash),
+    );
+
+    // And once completed from the receipts (from leaf 15 on), all 40 come back in order
+    const completed = await client.completeBatch({ operatorKeypair, receipts });
+    assert.equal(completed.leafTransactions.length, 1);
+    const full = await read();
+    assert.equal(full?.account.isComplete, true);
+    assert.deepEqual(
+      full?.leaves.map(computeLeafHash).map(bytesToHex),
+      receipts.map((r) => r.leafHash),
+    );
+    // And an address without a batch gives null
+    const nothing = await fetchBatchLeaves(ledger.rpc, {
+      programId: ledger.programId,
+      batchAddress: agent.address,
+      commitment: "confirmed",
+    });
+    assert.equal(nothing, null);
+  });
+
+  it("names a node whose history lacks a leaf transaction: BATCH_LEAVES_UNREADABLE (injected fault)", async () => {
+    // Given a complete batch of 100, and (the fault, injected on purpose) an RPC transport in front
+    // of the real node that answers one of its leaf transactions with null, as a node that pruned
+    // it would
+    const result = await client.batchAttest({
+      operatorKeypair,
+      attestations: await batchItems(100, "pruned"),
+    });
+    const pruned = result.leafTransactions[1]!;
+    const transport = createDefaultRpcTransport({ url: ledger.rpcUrl });
+    const rpc = createSolanaRpcFromTransport(
+      async <T>(config: { payload: unknown; signal?: AbortSignal }) => {
+        const payload = config.payload as { method: string; params: unknown[]; id: unknown };
+        if (payload.method === "getTransaction" && payload.params[0] === pruned) {
+          return { jsonrpc: "2.0", id: payload.id, result: null } as T;
+        }
+        return await transport<T>(config);
+      },
+    );
+
+    // When the batch's leaves are read through it
+    const outcome = fetchBatchLeaves(rpc, {
+      programId: ledger.programId,
+      batchAddress: address(result.batchAddress),
+      commitment: "confirmed",
+    });
+
+    // Then it fails with a named error that counts what was found, rather than returning a short list
+    await assert.rejects(outcome, (error: unknown) => {
+      assert.ok(isAbasError(error, ABAS_RUNTIME__BATCH_LEAVES_UNREADABLE));
+      assert.equal(error.context.leavesPublished, 100);
+      assert.equal(error.context.leavesFound, 27);
+      return true;
+    });
+  });
+
   it("counts the agent's batches and batch items", async () => {
     const agent = await client.getAgent();
-    assert.equal(agent?.batchCount, 5);
-    assert.equal(agent?.batchItemCount, 1 + 10 + 100 + 3 + 30);
+    assert.equal(agent?.batchCount, 7);
+    assert.equal(agent?.batchItemCount, 1 + 10 + 100 + 3 + 30 + 40 + 100);
   });
 });

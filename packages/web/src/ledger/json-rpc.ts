@@ -32,17 +32,3 @@ export async function callLedger<T>(
   }
   return body.result as T;
 }
-
-/** An account's owner and data, or null when the ledger has no account there. */
-export async function getAccount(
-  rpcUrl: string,
-  address: string,
-): Promise<{ owner: string; data: Uint8Array } | null> {
-  const result = await callLedger<{ value: { owner: string; data: [string, string] } | null }>(
-    rpcUrl,
-    "getAccountInfo",
-    [address, { encoding: "base64", commitment: "confirmed" }],
-  );
-  if (result.value === null) return null;
-  return { owner: result.value.owner, data: new Uint8Array(Buffer.from(result.value.data[0], "base64")) };
-}

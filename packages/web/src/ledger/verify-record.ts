@@ -1,14 +1,15 @@
 /**
  * The verification status of an indexed attestation, computed from the ledger over RPC by the SDK's
  * own `verifyReceipt`: the index only says where to look. From the indexed record (and, for a batch
- * item, the batch account the ledger holds) this rebuilds the receipt the agent's operator was
- * given, then lets the SDK check it offline and against the ledger:
+ * item, the batch account and the leaves its transactions published, read by the SDK's
+ * `fetchBatchLeaves`) this rebuilds the receipt the agent's operator was given, then lets the SDK
+ * check it offline and against the ledger:
  *
  * - the account exists at the address derived from program, agent and stored hash (or root), is
  *   owned by the program and decodes; its fields are the receipt's;
  * - the agent's Ed25519 signature verifies over the exact message the program checked;
- * - batch items: the Merkle proof links the item to the root on the ledger, the batch is complete
- *   and stores this item at its index;
+ * - batch items: the Merkle proof links the item to the root on the ledger, and the batch is
+ *   complete (the program checked that its published leaves reproduce that root);
  * - the transaction exists, succeeded, wrote that account, in the recorded slot.
  *
  * In privacy mode the ledger stores a salted commitment; opening it needs the action hash and the
@@ -16,27 +17,28 @@
  * checked, and the rest still runs.
  */
 import type { AttestationRecord as IndexedAttestation } from "@abas/db";
+import { ABAS_RUNTIME__RPC_REQUEST_FAILED, isAbasError } from "@abas/errors";
 import {
   actionTypesFromMask,
   bytesToHex,
   buildInclusionProof,
   computeLeafHash,
-  decodeBatchAccount,
   getActionTypeFromName,
   getActionTypeName,
   hexToBytes,
   type BatchAccount,
 } from "@abas/program-client";
 import {
+  fetchBatchLeaves,
   getTransactionExplorerUrl,
   verifyReceipt,
   type AttestationReceipt,
   type BatchItemReceipt,
+  type LedgerBatch,
   type ReceiptCheckName,
   type ReceiptChecks,
 } from "@abas/sdk";
-
-import { getAccount } from "./json-rpc.js";
+import { address, createSolanaRpc } from "@solana/kit";
 
 export interface LedgerContext {
   readonly rpcUrl: string;
@@ -82,7 +84,7 @@ const CHECK_LABELS: Record<ReceiptCheckName, string> = {
   address: "The account address is the program's address for this agent and hash",
   account: "The ledger holds the account there, owned by the ABAS program",
   accountFields: "The account's fields match: hash, type, mode, agent, operator, signature, slot, time",
-  batchLeaf: "The batch is complete and stores this item at its index",
+  batchLeaf: "The batch is complete: the leaves it published on the ledger reproduce the signed root",
   transaction: "The transaction exists, succeeded and wrote the account in the recorded slot",
 };
 
@@ -158,9 +160,9 @@ function singleReceipt(
   };
 }
 
-function ledgerProof(account: BatchAccount, index: number): string[] {
-  if (!account.isComplete || index >= account.leaves.length) return [];
-  return buildInclusionProof(account.leaves.map(computeLeafHash), index).map(bytesToHex);
+function ledgerProof({ account, leaves }: LedgerBatch, index: number): string[] {
+  if (!account.isComplete || index >= leaves.length) return [];
+  return buildInclusionProof(leaves.map(computeLeafHash), index).map(bytesToHex);
 }
 
 function batchItemReceipt(
@@ -221,6 +223,13 @@ function statusOf(checks: readonly DisplayedCheck[]): LedgerVerification["status
   return checks.every((check) => check.outcome !== "failed") ? "verified" : "failed";
 }
 
+function accountFailure(problem: string): Omit<LedgerVerification, "checkedAt"> {
+  return {
+    status: "failed",
+    checks: [{ name: "account", label: CHECK_LABELS.account, outcome: "failed", detail: problem }],
+  };
+}
+
 async function verifyOnLedger(
   record: IndexedAttestation,
   opening: ReceiptOpening | undefined,
@@ -233,28 +242,23 @@ async function verifyOnLedger(
     return { status: statusOf(displayed), checks: displayed };
   }
 
-  const batchAccount = await getAccount(context.rpcUrl, record.batch.address);
-  let decoded: BatchAccount | undefined;
-  let problem: string | undefined;
-  if (batchAccount === null) problem = `the ledger has no batch account at ${record.batch.address}`;
-  else if (batchAccount.owner !== context.programId) {
-    problem = `the account at ${record.batch.address} is owned by ${batchAccount.owner}, not by the program`;
-  } else {
-    try {
-      decoded = decodeBatchAccount(batchAccount.data);
-    } catch (error) {
-      problem = `the account at ${record.batch.address} is not a batch attestation: ${(error as Error).message}`;
-    }
+  const batchAddress = address(record.batch.address);
+  let batch: LedgerBatch | null;
+  try {
+    batch = await fetchBatchLeaves(createSolanaRpc(context.rpcUrl), {
+      programId: address(context.programId),
+      batchAddress,
+      commitment: "confirmed",
+    });
+  } catch (error) {
+    // A node that does not answer is "unavailable"; an account or history that is not a batch's fails.
+    if (!isAbasError(error) || isAbasError(error, ABAS_RUNTIME__RPC_REQUEST_FAILED)) throw error;
+    return accountFailure(`the batch at ${batchAddress} does not check out: ${error.message}`);
   }
-  if (decoded === undefined) {
-    return {
-      status: "failed",
-      checks: [{ name: "account", label: CHECK_LABELS.account, outcome: "failed", detail: problem }],
-    };
-  }
+  if (batch === null) return accountFailure(`the ledger has no batch of the program at ${batchAddress}`);
   const proofSource = opening?.proof === undefined ? "ledger-leaves" : "receipt";
-  const proof = opening?.proof ?? ledgerProof(decoded, record.batch.index);
-  const receipt = batchItemReceipt({ ...record, batch: record.batch }, decoded, parts, proof, context);
+  const proof = opening?.proof ?? ledgerProof(batch, record.batch.index);
+  const receipt = batchItemReceipt({ ...record, batch: record.batch }, batch.account, parts, proof, context);
   const { checks } = await verifyReceipt(receipt, { rpcUrl: context.rpcUrl });
   const displayed = displayChecks(checks, parts.opened);
   return { status: statusOf(displayed), checks: displayed, proofSource };

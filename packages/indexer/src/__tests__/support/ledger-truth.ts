@@ -1,7 +1,8 @@
 /**
  * What the database must hold, computed from the ledger alone with the program client's decoders
- * (independently of the indexer's code): every attestation account, every batch and its published
- * items, every agent with its on-chain counters and the refusals counted against it.
+ * and the SDK's reading of batch leaves (independently of the indexer's code): every attestation
+ * account, every batch and its published items, every agent with its on-chain counters and the
+ * refusals counted against it.
  */
 import {
   bytesToHex,
@@ -14,6 +15,7 @@ import {
 import { getBase58Decoder, getBase64Encoder, type Address, type Signature } from "@solana/kit";
 
 import { IndexerStateKey, type DatabaseHandle } from "@abas/db";
+import { fetchBatchLeaves } from "@abas/sdk";
 
 import type { TestLedger } from "./test-ledger.js";
 
@@ -189,7 +191,12 @@ export async function readLedgerFacts(ledger: TestLedger): Promise<DatabaseFacts
         items_indexed: b.isComplete ? 1 : 0,
       });
       if (b.isComplete) {
-        b.leaves.forEach((leaf, index) =>
+        const read = await fetchBatchLeaves(ledger.rpc, {
+          programId: ledger.programId,
+          batchAddress: pubkey,
+          commitment: "confirmed",
+        });
+        read!.leaves.forEach((leaf, index) =>
           attestations.push({
             ...common,
             id: `${pubkey}:${index}`,
