@@ -1,5 +1,7 @@
+import { murmur3 } from "./murmur3.js";
+
 /**
- * Syscalls the Solana runtime registers for SBPF v0 programs. A call to any other undefined symbol
+ * Syscalls the Solana runtime registers for SBPF programs. A call to any other undefined symbol
  * would deploy-fail ("Unresolved symbol") or abort at run time, so the linker refuses it up front:
  * it is almost always a missing function or a compiler runtime helper (memcmp, __multi3, ...).
  */
@@ -45,3 +47,8 @@ export const SOLANA_SYSCALLS: ReadonlySet<string> = new Set([
   "sol_alloc_free_",
   "sol_remaining_compute_units",
 ]);
+
+/** The key the runtime registers a syscall under, and the immediate of a v3 `call` to it. */
+export function syscallHash(name: string): number {
+  return murmur3(new TextEncoder().encode(name));
+}
