@@ -1,13 +1,18 @@
 /**
  * Compute units the ABAS program consumes per instruction, transaction sizes, and what an
  * attestation costs in fees and rent, single or in a batch of 100. Runs the built program on
- * LiteSVM (the real SVM, in process). Writes bench/results/program-cu.json.
+ * LiteSVM (the real SVM, in process). Then builds the SBPF v0 variant of the same sources and
+ * measures it the same way, beside the committed v3 program: exits 1 if v3 costs more anywhere.
+ * Writes bench/results/program-cu.json.
  *
  *   npm run bench:program-cu
  */
-import { mkdirSync, writeFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+
+import { buildProgram, locateToolchain } from "@abas/program-build";
 
 import {
   ActionType,
@@ -29,6 +34,7 @@ import {
   createTestLedger,
   expectSuccess,
   hashPayload,
+  PROGRAM_SO_PATH,
   programComputeUnits,
   randomHash,
   randomLeaves,
@@ -88,12 +94,24 @@ async function maxLeavesPerTransaction(
   return fits;
 }
 
+export interface SbpfVersionComparison {
+  readonly method: string;
+  readonly programBytes: { readonly v3: number; readonly v0: number };
+  readonly instructions: Array<{
+    readonly instruction: string;
+    readonly v3ComputeUnits: number;
+    readonly v0ComputeUnits: number;
+  }>;
+}
+
 export interface ProgramCuResults {
   readonly command: string;
   readonly date: string;
   readonly runtime: string;
   readonly method: string;
   readonly instructions: Row[];
+  /** Set by `npm run bench:program-cu`: the same instructions on the SBPF v0 build. */
+  readonly sbpfComparison?: SbpfVersionComparison;
   readonly lamportsPerAttestation: {
     readonly single: { feeLamports: number; rentLamports: number; totalLamports: number };
     readonly batchOf100: {
@@ -106,10 +124,17 @@ export interface ProgramCuResults {
   };
 }
 
+export interface MeasureOptions {
+  /** Another build than the committed .so. */
+  readonly programBytes?: Uint8Array;
+  /** Return the figures without printing them. */
+  readonly quiet?: boolean;
+}
+
 /** Runs every instruction once on LiteSVM, prints the table and returns the figures. */
-export async function measureProgramCu(): Promise<ProgramCuResults> {
+export async function measureProgramCu(options: MeasureOptions = {}): Promise<ProgramCuResults> {
   const startedAt = new Date();
-  const ledger = await createTestLedger();
+  const ledger = await createTestLedger({ programBytes: options.programBytes });
   const rows: Row[] = [];
   const operator = await createOperator(ledger);
   const asOperator = (instructions: readonly Instruction[]) =>
@@ -214,7 +239,25 @@ export async function measureProgramCu(): Promise<ProgramCuResults> {
     },
   };
 
-  const pad = (value: string | number, width: number) => String(value).padStart(width);
+  const results: ProgramCuResults = {
+    command: COMMAND,
+    date: startedAt.toISOString(),
+    runtime: "litesvm 1.5.0 (in process)",
+    method:
+      "compute units of the ABAS instruction alone, from the runtime's 'consumed N of M compute units' log line",
+    instructions: rows,
+    lamportsPerAttestation: costs,
+  };
+  if (!options.quiet) printResults(results, startedAt);
+  return results;
+}
+
+const pad = (value: string | number, width: number) => String(value).padStart(width);
+
+function printResults(
+  { instructions: rows, lamportsPerAttestation: costs }: ProgramCuResults,
+  startedAt: Date,
+): void {
   const name = Math.max(...rows.map((row) => row.instruction.length));
   console.log(`ABAS program compute units — ${COMMAND} — ${startedAt.toISOString()}`);
   console.log(
@@ -236,24 +279,76 @@ export async function measureProgramCu(): Promise<ProgramCuResults> {
   console.log(
     `  in a batch of 100  : ${costs.batchOf100.perAttestationLamports} (batch: ${costs.batchOf100.transactions} transactions, fee ${costs.batchOf100.feeLamports} + rent ${costs.batchOf100.rentLamports} = ${costs.batchOf100.totalLamports})`,
   );
+}
 
-  return {
-    command: COMMAND,
-    date: startedAt.toISOString(),
-    runtime: "litesvm 1.5.0 (in process)",
+/** The SBPF v0 build of the committed program's sources, with the same toolchain. */
+function buildSbpfV0(): Uint8Array {
+  const repositoryRoot = fileURLToPath(new URL("../", import.meta.url));
+  const scratch = mkdtempSync(join(tmpdir(), "abas-bench-sbpf-v0-"));
+  try {
+    return buildProgram({
+      toolchain: locateToolchain(),
+      crateRoot: join(repositoryRoot, "program", "src", "lib.rs"),
+      crateName: "abas_attestation",
+      outDir: join(scratch, "dist"),
+      workDir: join(scratch, "work"),
+      sourceRoot: repositoryRoot,
+      sbpfVersion: 0,
+    }).program;
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/** The same run on the v0 build, row by row beside the committed v3 program's figures. */
+async function compareWithSbpfV0(v3: ProgramCuResults): Promise<SbpfVersionComparison> {
+  const v0Program = buildSbpfV0();
+  const v0 = await measureProgramCu({ programBytes: v0Program, quiet: true });
+  const instructions = v3.instructions.map((row, i) => {
+    const v0Row = v0.instructions[i];
+    if (v0Row?.instruction !== row.instruction) throw new Error(`v0 run differs at ${row.instruction}`);
+    return {
+      instruction: row.instruction,
+      v3ComputeUnits: row.computeUnits,
+      v0ComputeUnits: v0Row.computeUnits,
+    };
+  });
+  const comparison: SbpfVersionComparison = {
     method:
-      "compute units of the ABAS instruction alone, from the runtime's 'consumed N of M compute units' log line",
-    instructions: rows,
-    lamportsPerAttestation: costs,
+      "the same instructions on the v0 build of the same sources (npm run program:build -- --sbpf-version 0)",
+    programBytes: { v3: readFileSync(PROGRAM_SO_PATH).length, v0: v0Program.length },
+    instructions,
   };
+  const name = Math.max(...instructions.map((row) => row.instruction.length));
+  console.log("");
+  console.log(
+    `SBPF v3 (committed, ${comparison.programBytes.v3} bytes) beside SBPF v0 (same sources, ${comparison.programBytes.v0} bytes)`,
+  );
+  console.log(`${"instruction".padEnd(name)}  ${pad("v3 CU", 7)}  ${pad("v0 CU", 7)}  ${pad("v3 - v0", 7)}`);
+  console.log(`${"-".repeat(name)}  ${"-".repeat(7)}  ${"-".repeat(7)}  ${"-".repeat(7)}`);
+  for (const row of instructions) {
+    const difference = row.v3ComputeUnits - row.v0ComputeUnits;
+    console.log(
+      `${row.instruction.padEnd(name)}  ${pad(row.v3ComputeUnits, 7)}  ${pad(row.v0ComputeUnits, 7)}  ${pad(difference, 7)}`,
+    );
+  }
+  return comparison;
 }
 
 async function main(): Promise<void> {
-  const results = await measureProgramCu();
+  const measured = await measureProgramCu();
+  const results = { ...measured, sbpfComparison: await compareWithSbpfV0(measured) };
   const resultsDirectory = fileURLToPath(new URL("./results/", import.meta.url));
   mkdirSync(resultsDirectory, { recursive: true });
   writeFileSync(`${resultsDirectory}program-cu.json`, `${JSON.stringify(results, null, 2)}\n`);
   console.log(`\nwrote bench/results/program-cu.json`);
+  const costlier = results.sbpfComparison.instructions.filter(
+    (row) => row.v3ComputeUnits > row.v0ComputeUnits,
+  );
+  if (costlier.length > 0) {
+    console.error(`SBPF v3 costs more than v0 for: ${costlier.map((row) => row.instruction).join(", ")}`);
+    process.exitCode = 1;
+  }
 }
 
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url))
