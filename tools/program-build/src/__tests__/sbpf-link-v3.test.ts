@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { generateKeyPairSigner } from "@solana/kit";
 import {
   ELF_HEADER_SIZE,
   EM_BPF,
@@ -12,11 +13,12 @@ import { readElf } from "../sbpf-link/elf-reader.js";
 import { isSbpfLinkError, type SbpfLinkError } from "../sbpf-link/errors.js";
 import { linkSbpfProgram } from "../sbpf-link/link.js";
 import { murmur3 } from "../sbpf-link/murmur3.js";
-import { syscallHash } from "../sbpf-link/syscalls.js";
+import { SOLANA_SYSCALLS, syscallHash } from "../sbpf-link/syscalls.js";
 import type { SbpfVerifierRule } from "../sbpf-link/verifier.js";
 import { assembleBpf, LLVM_MC } from "./helpers/assemble.js";
 import { encodeInstruction, quadDirective } from "./helpers/bytecode.js";
 import { bytecodeInstructions, lddwAddress, strictSegments } from "./helpers/program-image.js";
+import { createFundedSvm, invokeProgram, logsOf } from "./helpers/svm.js";
 import { skipWithoutTools } from "./helpers/toolchain.js";
 
 const skip = skipWithoutTools([LLVM_MC]);
@@ -311,5 +313,40 @@ describe("sbpf-link v3: what the verifier would reject never leaves the linker",
     // hor64 (0xf7) exists only in SBPF v2 (SIMD-0173)
     const hor64 = encodeInstruction(0xf7, { immediate: 1 });
     assertVerifierRejection(entrypointWith(`  ${quadDirective(hor64)}\n  exit`), "UnknownOpCode");
+  });
+});
+
+describe("sbpf-link v3: static syscalls on the real SVM", { skip }, () => {
+  /** The runtime's answer to a `call` whose hash names no registered syscall. */
+  const UNREGISTERED = /unsupported BPF instruction/;
+
+  /** Syscalls whose v3 call the SVM does not dispatch, each in a program of its own. */
+  async function undispatchedSyscalls(simd0500: boolean): Promise<string[]> {
+    const funded = await createFundedSvm({ simd0500 });
+    const undispatched: string[] = [];
+    for (const name of SOLANA_SYSCALLS) {
+      // Given a program that calls the syscall with zero arguments
+      const zeroArguments = [1, 2, 3, 4, 5].map((register) => `  r${register} = 0`).join("\n");
+      const { program } = linkV3(entrypointWith(`${zeroArguments}\n  call ${name}\n  r0 = 0\n  exit`));
+      const programId = (await generateKeyPairSigner()).address;
+      funded.svm.addProgram(programId, program);
+      // When it runs, then it succeeds or fails inside the syscall (null pointers), unless the
+      // runtime has no syscall under that hash
+      const result = await invokeProgram(funded, programId, new Uint8Array(0));
+      if (logsOf(result).some((line) => UNREGISTERED.test(line))) undispatched.push(name);
+    }
+    return undispatched;
+  }
+
+  test("with every feature active, every syscall the linker accepts is dispatched by its hash", async () => {
+    assert.deepEqual(await undispatchedSyscalls(true), []);
+  });
+
+  test("with litesvm's mainnet features, all but three feature-gated syscalls are dispatched", async () => {
+    assert.deepEqual(await undispatchedSyscalls(false), [
+      "sol_blake3",
+      "sol_big_mod_exp",
+      "sol_remaining_compute_units",
+    ]);
   });
 });
