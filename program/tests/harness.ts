@@ -47,7 +47,7 @@ import {
   type KeyPairSigner,
   type TransactionSigner,
 } from "@solana/kit";
-import { Clock, LiteSVM, type TransactionMetadata } from "litesvm";
+import { Clock, LiteSVM, type FeatureSet, type TransactionMetadata } from "litesvm";
 
 import { isFailure, logsOf, submitInstructions, type SvmResult } from "./transactions.js";
 import { deployWithUpgradeableLoader, type UpgradeableDeployment } from "./upgradeable-loader.js";
@@ -72,9 +72,14 @@ export function readProgramBytes(): Uint8Array {
   return new Uint8Array(readFileSync(PROGRAM_SO_PATH));
 }
 
-/** A LiteSVM with mainnet features, precompiles and sigverify, its clock set to `START_*`. */
-export function createSvm(): LiteSVM {
-  const svm = new LiteSVM();
+/**
+ * A LiteSVM with mainnet features (or `featureSet`), precompiles and sigverify, its clock set to
+ * `START_*`.
+ */
+export function createSvm(featureSet?: FeatureSet): LiteSVM {
+  const svm = featureSet
+    ? new LiteSVM().withFeatureSet(featureSet).withBuiltins().withSysvars().withPrecompiles()
+    : new LiteSVM();
   setLedgerTime(svm, { slot: START_SLOT, unixTimestamp: START_UNIX_TIMESTAMP });
   return svm;
 }
@@ -119,17 +124,26 @@ export interface CreateTestLedgerOptions {
   /** Fixed keys, for runs that must be reproducible (the fuzz test); random by default. */
   readonly payer?: KeyPairSigner;
   readonly program?: KeyPairSigner;
+  /** Runtime features instead of litesvm's mainnet set (e.g. with SIMD-0500 active). */
+  readonly featureSet?: FeatureSet;
+  /** Another build of the program instead of the committed .so (e.g. its SBPF v0 build). */
+  readonly programBytes?: Uint8Array;
+  /** ProgramData room for later upgrades; default: the program's size. */
+  readonly maxDataLen?: bigint;
 }
 
 export async function createTestLedger(options: CreateTestLedgerOptions = {}): Promise<TestLedger> {
-  const programBytes = readProgramBytes();
-  const svm = createSvm();
+  const programBytes = options.programBytes ?? readProgramBytes();
+  const svm = createSvm(options.featureSet);
   const payer = options.payer ?? (await generateKeyPairSigner());
   svm.airdrop(payer.address, lamports(1_000n * LAMPORTS_PER_SOL));
   const program = options.program ?? (await generateKeyPairSigner());
 
   // Deployed as on a cluster, so the program has an upgrade authority (the payer) for `initialize`.
-  const deployment = await deployWithUpgradeableLoader(svm, payer, programBytes, { program });
+  const deployment = await deployWithUpgradeableLoader(svm, payer, programBytes, {
+    program,
+    maxDataLen: options.maxDataLen,
+  });
   const { programId } = deployment;
 
   const issuer = await deriveIssuerAddresses(programId);

@@ -1,8 +1,13 @@
 /**
- * Deploys a program into the test VM through the BPF Upgradeable Loader's own instructions (the
+ * Deploys and upgrades a program in the test VM through the BPF Upgradeable Loader's own instructions (the
  * plan from @abas/program-client), so the loader's strict ELF checks run as on a real cluster.
  */
-import { BPF_LOADER_UPGRADEABLE_ADDRESS, planUpgradeableDeploy } from "@abas/program-client";
+import {
+  BPF_LOADER_UPGRADEABLE_ADDRESS,
+  planUpgradeableDeploy,
+  planUpgradeableUpgrade,
+  type UpgradeableDeployPlan,
+} from "@abas/program-client";
 import {
   AccountRole,
   generateKeyPairSigner,
@@ -12,6 +17,15 @@ import {
 } from "@solana/kit";
 import type { LiteSVM } from "litesvm";
 import { assertSubmitted, submitInstructions } from "./transactions.js";
+
+async function submitPlan(svm: LiteSVM, payer: KeyPairSigner, plan: UpgradeableDeployPlan, what: string) {
+  for (const [index, instructions] of plan.transactions.entries()) {
+    assertSubmitted(
+      await submitInstructions(svm, payer, [...instructions]),
+      `${what} transaction ${index + 1} of ${plan.transactions.length}`,
+    );
+  }
+}
 
 export interface UpgradeableDeployment {
   readonly programId: Address;
@@ -31,7 +45,7 @@ export async function deployWithUpgradeableLoader(
   svm: LiteSVM,
   payer: KeyPairSigner,
   programBytes: Uint8Array,
-  options: { program?: KeyPairSigner } = {},
+  options: { program?: KeyPairSigner; maxDataLen?: bigint } = {},
 ): Promise<UpgradeableDeployment> {
   const program = options.program ?? (await generateKeyPairSigner());
   const buffer = await generateKeyPairSigner();
@@ -41,13 +55,9 @@ export async function deployWithUpgradeableLoader(
     buffer,
     programBytes,
     rentFor: (size) => svm.minimumBalanceForRentExemption(BigInt(size)),
+    maxDataLen: options.maxDataLen,
   });
-  for (const [index, instructions] of plan.transactions.entries()) {
-    assertSubmitted(
-      await submitInstructions(svm, payer, [...instructions]),
-      `deploy transaction ${index + 1} of ${plan.transactions.length}`,
-    );
-  }
+  await submitPlan(svm, payer, plan, "deploy");
   const deploySlot = svm.getClock().slot;
   svm.warpToSlot(deploySlot + 1n);
   return {
@@ -57,6 +67,30 @@ export async function deployWithUpgradeableLoader(
     transactionCount: plan.transactions.length,
     deploySlot,
   };
+}
+
+/**
+ * Upgrades the program at `programId` (upgrade authority `payer`) to `programBytes` through a new
+ * buffer and the loader's Upgrade instruction; returns the slot it landed in and warps one slot
+ * forward, from which the new bytes run.
+ */
+export async function upgradeWithUpgradeableLoader(
+  svm: LiteSVM,
+  payer: KeyPairSigner,
+  programId: Address,
+  programBytes: Uint8Array,
+): Promise<bigint> {
+  const plan = await planUpgradeableUpgrade({
+    payer,
+    program: programId,
+    buffer: await generateKeyPairSigner(),
+    programBytes,
+    rentFor: (size) => svm.minimumBalanceForRentExemption(BigInt(size)),
+  });
+  await submitPlan(svm, payer, plan, "upgrade");
+  const upgradeSlot = svm.getClock().slot;
+  svm.warpToSlot(upgradeSlot + 1n);
+  return upgradeSlot;
 }
 
 const SET_AUTHORITY = 4;

@@ -1,8 +1,9 @@
 /**
  * Deploying a program the way `solana program deploy` does, through the BPF Upgradeable Loader's
  * own instructions: create a buffer account, InitializeBuffer, Write in chunks, then create the
- * program account and DeployWithMaxDataLen. Unlike a test VM's direct program load, this runs the
- * loader's strict ELF checks, as a real cluster does.
+ * program account and DeployWithMaxDataLen. Upgrading writes a new buffer the same way, then
+ * Upgrade replaces the program's bytes with it. Unlike a test VM's direct program load, both run
+ * the loader's strict ELF checks, as a real cluster does.
  */
 import { getCreateAccountInstruction, SYSTEM_PROGRAM_ADDRESS } from "@solana-program/system";
 import {
@@ -31,6 +32,7 @@ export const WRITE_CHUNK_SIZE = 900;
 const INITIALIZE_BUFFER = 0;
 const WRITE = 1;
 const DEPLOY_WITH_MAX_DATA_LEN = 2;
+const UPGRADE = 3;
 
 export type LoaderInstruction = Instruction & {
   readonly accounts: readonly (AccountMeta | AccountSignerMeta)[];
@@ -116,26 +118,44 @@ export function getDeployWithMaxDataLenInstruction(input: {
   };
 }
 
+/** Replaces the program's bytes with the buffer's; the buffer's lamports go to `spill`. */
+export function getUpgradeInstruction(input: {
+  programData: Address;
+  program: Address;
+  buffer: Address;
+  spill: Address;
+  authority: TransactionSigner;
+}): LoaderInstruction {
+  return {
+    programAddress: BPF_LOADER_UPGRADEABLE_ADDRESS,
+    accounts: [
+      { address: input.programData, role: AccountRole.WRITABLE },
+      { address: input.program, role: AccountRole.WRITABLE },
+      { address: input.buffer, role: AccountRole.WRITABLE },
+      { address: input.spill, role: AccountRole.WRITABLE },
+      { address: RENT_SYSVAR_ADDRESS, role: AccountRole.READONLY },
+      { address: CLOCK_SYSVAR_ADDRESS, role: AccountRole.READONLY },
+      signerMeta(input.authority, false),
+    ],
+    data: u32(UPGRADE),
+  };
+}
+
 export interface UpgradeableDeployPlan {
   readonly programData: Address;
   /** Each entry is one transaction's instructions, to be sent in order, each after the last landed. */
   readonly transactions: readonly (readonly Instruction[])[];
 }
 
-/**
- * The transactions that deploy `programBytes` at `program`'s address, with `payer` as fee payer,
- * buffer authority and upgrade authority. `rentFor(size)` gives the rent-exempt minimum of the
- * cluster the plan is for. A program deployed in slot N is executable from slot N+1.
- */
-export async function planUpgradeableDeploy(input: {
+interface BufferInput {
   payer: TransactionSigner;
-  program: TransactionSigner;
   buffer: TransactionSigner;
   programBytes: Uint8Array;
   rentFor: (size: number) => bigint;
-}): Promise<UpgradeableDeployPlan> {
-  const { payer, program, buffer, programBytes, rentFor } = input;
-  const { address: programData } = await deriveProgramDataAddress(program.address);
+}
+
+/** Create and initialize the buffer (`payer` its authority), then one Write per chunk. */
+function planBufferWrites({ payer, buffer, programBytes, rentFor }: BufferInput): Instruction[][] {
   const createBuffer = [
     getCreateAccountInstruction({
       payer,
@@ -151,6 +171,23 @@ export async function planUpgradeableDeploy(input: {
     const bytes = programBytes.subarray(offset, offset + WRITE_CHUNK_SIZE);
     writes.push([getWriteInstruction({ buffer: buffer.address, authority: payer, offset, bytes })]);
   }
+  return [createBuffer, ...writes];
+}
+
+/**
+ * The transactions that deploy `programBytes` at `program`'s address, with `payer` as fee payer,
+ * buffer authority and upgrade authority. `rentFor(size)` gives the rent-exempt minimum of the
+ * cluster the plan is for. A program deployed in slot N is executable from slot N+1.
+ */
+export async function planUpgradeableDeploy(
+  input: BufferInput & {
+    program: TransactionSigner;
+    /** Room in ProgramData for later upgrades, like `solana program deploy --max-len`; default: the program's size. */
+    maxDataLen?: bigint;
+  },
+): Promise<UpgradeableDeployPlan> {
+  const { payer, program, buffer, programBytes, rentFor } = input;
+  const { address: programData } = await deriveProgramDataAddress(program.address);
   const deploy = [
     getCreateAccountInstruction({
       payer,
@@ -165,8 +202,27 @@ export async function planUpgradeableDeploy(input: {
       program: program.address,
       buffer: buffer.address,
       authority: payer,
-      maxDataLen: BigInt(programBytes.length),
+      maxDataLen: input.maxDataLen ?? BigInt(programBytes.length),
     }),
   ];
-  return { programData, transactions: [createBuffer, ...writes, deploy] };
+  return { programData, transactions: [...planBufferWrites(input), deploy] };
+}
+
+/**
+ * The transactions that upgrade the program at `program` to `programBytes`, `payer` being fee
+ * payer, buffer authority and the program's upgrade authority. The buffer's rent returns to `payer`.
+ */
+export async function planUpgradeableUpgrade(
+  input: BufferInput & { program: Address },
+): Promise<UpgradeableDeployPlan> {
+  const { payer, program, buffer } = input;
+  const { address: programData } = await deriveProgramDataAddress(program);
+  const upgrade = getUpgradeInstruction({
+    programData,
+    program,
+    buffer: buffer.address,
+    spill: payer.address,
+    authority: payer,
+  });
+  return { programData, transactions: [...planBufferWrites(input), [upgrade]] };
 }

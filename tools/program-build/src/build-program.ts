@@ -5,6 +5,7 @@ import { performance } from "node:perf_hooks";
 import { applyIrFixups, summarizeIrFixups, type IrFixupReport } from "./ir-fixups.js";
 import { runTool, ToolFailedError } from "./run-tool.js";
 import { linkSbpfProgram } from "./sbpf-link/link.js";
+import { DEFAULT_SBPF_VERSION, type SbpfVersion } from "./sbpf-link/sbpf-version.js";
 import type { Toolchain } from "./toolchain.js";
 
 /**
@@ -21,7 +22,7 @@ import type { Toolchain } from "./toolchain.js";
  */
 export const RUSTC_OPT_LEVEL = "3";
 
-/** SBPF v0 gives every call frame 4 KiB of stack; llc must not assume less. */
+/** SBPF v0 and v3 give every call frame a fixed 4 KiB of stack; llc must not assume less. */
 const BPF_STACK_SIZE = 4096;
 
 export interface BuildProgramOptions {
@@ -37,11 +38,15 @@ export interface BuildProgramOptions {
   sourceRoot: string;
   /** Overrides RUSTC_OPT_LEVEL, for measurements. */
   rustcOptLevel?: "2" | "3" | "s" | "z";
+  /** The SBPF version to emit; DEFAULT_SBPF_VERSION (3) unless set. */
+  sbpfVersion?: SbpfVersion;
   log?: (line: string) => void;
 }
 
 export interface BuildInfo {
   program: string;
+  /** The ELF's e_flags: which SBPF the loader runs it as. */
+  sbpfVersion: SbpfVersion;
   sha256: string;
   bytes: number;
   textBytes: number;
@@ -174,6 +179,7 @@ function describeSize(bytes: number): string {
 
 export function buildProgram(options: BuildProgramOptions): BuildProgramResult {
   const { toolchain, crateName, outDir, workDir } = options;
+  const sbpfVersion = options.sbpfVersion ?? DEFAULT_SBPF_VERSION;
   const runStep = createStepRunner(options.log ?? (() => undefined));
   mkdirSync(workDir, { recursive: true });
   const file = (suffix: string): string => join(workDir, `${crateName}${suffix}`);
@@ -223,8 +229,8 @@ export function buildProgram(options: BuildProgramOptions): BuildProgramResult {
     ),
   );
   const linked = runStep(
-    "sbpf-link: relocatable object -> SBPF v0 shared object",
-    () => linkSbpfProgram(readFileSync(file(".o"))),
+    `sbpf-link: relocatable object -> SBPF v${sbpfVersion} program`,
+    () => linkSbpfProgram(readFileSync(file(".o")), { sbpfVersion }),
     ({ report }) => `${describeSize(report.programBytes)}, syscalls ${report.syscalls.join(" ") || "none"}`,
   );
 
@@ -233,6 +239,7 @@ export function buildProgram(options: BuildProgramOptions): BuildProgramResult {
   const sha256 = sha256Hex(linked.program);
   const buildInfo: BuildInfo = {
     program: programName,
+    sbpfVersion,
     sha256,
     bytes: linked.report.programBytes,
     textBytes: linked.report.textBytes,

@@ -13,6 +13,12 @@ import {
 } from "./paths.js";
 import { ToolFailedError } from "./run-tool.js";
 import { isSbpfLinkError } from "./sbpf-link/errors.js";
+import {
+  DEFAULT_SBPF_VERSION,
+  parseSbpfVersion,
+  SBPF_VERSIONS,
+  type SbpfVersion,
+} from "./sbpf-link/sbpf-version.js";
 import { ensureToolchain, TOOLCHAIN_INSTALL_COMMAND, ToolchainMissingError } from "./toolchain.js";
 
 const USAGE = `Usage: npm run program:build -- [options]
@@ -21,15 +27,17 @@ const USAGE = `Usage: npm run program:build -- [options]
 Builds program/src/lib.rs into program/dist/abas_attestation.so (+ .sha256, build-info.json).
 
 Options:
-  --verify          rebuild in a temporary directory and fail if the bytes differ from the committed .so
-  --out <dir>       output directory (default: <crate>/dist, i.e. program/dist)
-  --crate <lib.rs>  crate root to build (default: program/src/lib.rs)
-  --name <name>     crate and program name (default: ${DEFAULT_PROGRAM_NAME})
-  --work-dir <dir>  intermediates (default: <crate>/target/sbpf, i.e. program/target/sbpf)
-  -h, --help        show this help`;
+  --verify              rebuild in a temporary directory and fail if the bytes differ from the committed .so
+  --sbpf-version <v>    ${SBPF_VERSIONS.join(" or ")} (default: ${DEFAULT_SBPF_VERSION}); v0 only for comparisons: SIMD-0500 refuses to deploy it
+  --out <dir>           output directory (default: <crate>/dist, i.e. program/dist)
+  --crate <lib.rs>      crate root to build (default: program/src/lib.rs)
+  --name <name>         crate and program name (default: ${DEFAULT_PROGRAM_NAME})
+  --work-dir <dir>      intermediates (default: <crate>/target/sbpf, i.e. program/target/sbpf)
+  -h, --help            show this help`;
 
 interface CliOptions {
   verify: boolean;
+  sbpfVersion: SbpfVersion;
   crateRoot: string;
   name: string;
   outDir: string;
@@ -41,6 +49,7 @@ function parseCliOptions(argv: string[]): CliOptions | "help" {
     args: argv,
     options: {
       verify: { type: "boolean", default: false },
+      "sbpf-version": { type: "string" },
       out: { type: "string" },
       crate: { type: "string" },
       name: { type: "string" },
@@ -53,11 +62,23 @@ function parseCliOptions(argv: string[]): CliOptions | "help" {
   const crateRoot = values.crate ? resolve(values.crate) : DEFAULT_CRATE_ROOT;
   return {
     verify: values.verify,
+    sbpfVersion: sbpfVersionOption(values["sbpf-version"]),
     crateRoot,
     name: values.name ?? DEFAULT_PROGRAM_NAME,
     outDir: values.out ? resolve(values.out) : defaultOutDir(crateRoot),
     workDir: values["work-dir"] ? resolve(values["work-dir"]) : defaultWorkDir(crateRoot),
   };
+}
+
+function sbpfVersionOption(value: string | undefined): SbpfVersion {
+  if (value === undefined) return DEFAULT_SBPF_VERSION;
+  const version = parseSbpfVersion(value);
+  if (version === undefined) {
+    throw new Error(
+      `--sbpf-version ${value}: the linker emits SBPF ${SBPF_VERSIONS.map((v) => `v${v}`).join(" or ")}`,
+    );
+  }
+  return version;
 }
 
 /** Paths inside the repository are shown relative to its root, others as they are. */
@@ -75,9 +96,12 @@ function build(options: CliOptions, log: (line: string) => void): void {
     outDir: options.outDir,
     workDir: options.workDir,
     sourceRoot: REPO_ROOT,
+    sbpfVersion: options.sbpfVersion,
     log,
   });
-  log(`Built ${display(result.programPath)} (${result.buildInfo.bytes} bytes, sha256 ${result.sha256})`);
+  log(
+    `Built ${display(result.programPath)} (SBPF v${result.buildInfo.sbpfVersion}, ${result.buildInfo.bytes} bytes, sha256 ${result.sha256})`,
+  );
 }
 
 /** Rebuilds from scratch in a temporary directory; returns the process exit code. */
@@ -97,6 +121,7 @@ function verify(options: CliOptions, log: (line: string) => void): number {
       outDir: join(scratch, "dist"),
       workDir: join(scratch, "work"),
       sourceRoot: REPO_ROOT,
+      sbpfVersion: options.sbpfVersion,
       log,
     });
     const committed = sha256Hex(readFileSync(committedPath));

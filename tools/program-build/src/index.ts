@@ -18,7 +18,21 @@ export {
   type SbpfLinkErrorCode,
   type SbpfLinkErrorContext,
 } from "./sbpf-link/errors.js";
-export { SOLANA_SYSCALLS } from "./sbpf-link/syscalls.js";
+export { SOLANA_SYSCALLS, syscallHash } from "./sbpf-link/syscalls.js";
+export { murmur3 } from "./sbpf-link/murmur3.js";
+export {
+  DEFAULT_SBPF_VERSION,
+  DISABLE_SBPF_V0_V1_V2_DEPLOYMENT_FEATURE,
+  parseSbpfVersion,
+  SBPF_VERSIONS,
+  type SbpfVersion,
+} from "./sbpf-link/sbpf-version.js";
+export {
+  findVerifierViolation,
+  type SbpfVerifierRule,
+  type VerifierContext,
+  type VerifierFinding,
+} from "./sbpf-link/verifier.js";
 export {
   buildProgram,
   RUSTC_OPT_LEVEL,

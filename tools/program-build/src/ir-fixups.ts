@@ -23,9 +23,9 @@ import {
 } from "./ir-syntax.js";
 
 /**
- * Rewrites of optimized LLVM IR so that upstream LLVM's BPF backend can lower it for SBPF v0.
+ * Rewrites of optimized LLVM IR so that upstream LLVM's BPF backend can lower it for SBPF (v3 and v0 alike).
  * Each rewrite targets one construct llc would otherwise turn into an unsupported library call
- * or an instruction SBPF v0 lacks.
+ * or an instruction SBPF lacks.
  */
 
 export interface IrFixupReport {

@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import { generateKeyPairSigner, type Address } from "@solana/kit";
 import { TransactionMetadata } from "litesvm";
 import { buildProgram, type BuildProgramResult } from "../build-program.js";
+import type { SbpfVersion } from "../sbpf-link/sbpf-version.js";
 import { REPO_ROOT } from "../paths.js";
 import { locateToolchain } from "../toolchain.js";
 import {
@@ -28,7 +29,7 @@ const FIXTURE_ERROR = 0x2a17;
 
 const Op = { HashPayload: 0, Transform: 1, Arithmetic: 2, Fail: 3, ByteAt: 4 } as const;
 
-function buildFixture(scratch: string): BuildProgramResult {
+function buildFixture(scratch: string, sbpfVersion?: SbpfVersion): BuildProgramResult {
   return buildProgram({
     toolchain: locateToolchain(),
     crateRoot: FIXTURE_CRATE,
@@ -36,6 +37,7 @@ function buildFixture(scratch: string): BuildProgramResult {
     outDir: join(scratch, "dist"),
     workDir: join(scratch, "work"),
     sourceRoot: REPO_ROOT,
+    sbpfVersion,
   });
 }
 
@@ -82,6 +84,7 @@ describe("buildProgram: the sample program, built and run in the SVM", { skip },
       `${sha256}  ${FIXTURE_NAME}.so\n`,
     );
     const info = JSON.parse(readFileSync(join(scratch, "dist", "build-info.json"), "utf8"));
+    assert.equal(info.sbpfVersion, 3);
     assert.equal(info.sha256, sha256);
     assert.equal(info.bytes, onDisk.length);
     assert.match(info.toolchain.rustc, /^rustc 1\.\d+/);
@@ -169,20 +172,6 @@ describe("buildProgram: the sample program, built and run in the SVM", { skip },
     assert.equal(u64At(returnData(result), 0), 10n);
   });
 
-  test("the deploy check is stricter than addProgram: a misplaced .rodata is refused", async () => {
-    // Given the program with .rodata's sh_addr moved off its sh_offset (broken, but lenient-loadable)
-    const broken = Uint8Array.from(program);
-    const view = new DataView(broken.buffer);
-    const sectionHeaders = Number(view.getBigUint64(40, true));
-    const rodataAddr = sectionHeaders + 2 * 64 + 16;
-    view.setBigUint64(rodataAddr, view.getBigUint64(rodataAddr, true) + 8n, true);
-    const funded = await createFundedSvm();
-    // When it is added directly, then litesvm's lenient loader accepts it
-    funded.svm.addProgram((await generateKeyPairSigner()).address, broken);
-    // When it is deployed, then the loader refuses it
-    await assert.rejects(deployWithUpgradeableLoader(funded, broken), /DeployWithMaxDataLen failed/);
-  });
-
   test("a panic aborts the program and reports its location relative to the repository", async () => {
     // Given the program in a fresh SVM
     const svm = await loadProgram();
@@ -199,6 +188,93 @@ describe("buildProgram: the sample program, built and run in the SVM", { skip },
     const text = Buffer.from(program).toString("latin1");
     assert.ok(!text.includes(REPO_ROOT), "repository path found in the program");
     assert.ok(!text.includes(scratch), "build directory found in the program");
+  });
+});
+
+describe("buildProgram: SBPF v3 by default, v0 on request, under SIMD-0500", { skip }, () => {
+  let scratch = "";
+  let builds: Record<SbpfVersion, BuildProgramResult>;
+
+  before(() => {
+    scratch = mkdtempSync(join(tmpdir(), "program-build-versions-"));
+    builds = { 0: buildFixture(join(scratch, "v0"), 0), 3: buildFixture(join(scratch, "v3")) };
+  });
+  after(() => rmSync(scratch, { recursive: true, force: true }));
+
+  const eFlags = (program: Uint8Array): number => Buffer.from(program).readUInt32LE(48);
+
+  test("the default build is SBPF v3, the v0 build SBPF v0, and both compute the same results", async () => {
+    assert.equal(eFlags(builds[3].program), 3);
+    assert.equal(builds[3].buildInfo.sbpfVersion, 3);
+    assert.equal(eFlags(builds[0].program), 0);
+    for (const version of [0, 3] as const) {
+      // Given the build in a fresh SVM
+      const funded = await createFundedSvm();
+      const programId = (await generateKeyPairSigner()).address;
+      funded.svm.addProgram(programId, builds[version].program);
+      // When it calls through its function table, then the result is the same
+      const result = await invokeProgram(funded, programId, Uint8Array.of(Op.Transform, 1, ...u64le(12n)));
+      assert.equal(u64At(returnData(result), 0), 144n, `v${version}`);
+    }
+  });
+
+  test("v3 costs no more compute units than v0 for the same instruction", async () => {
+    const requests = [
+      Uint8Array.of(Op.HashPayload, ...Uint8Array.from({ length: 150 }, (_, i) => i)),
+      Uint8Array.of(Op.Transform, 2, ...u64le(5n)),
+      Uint8Array.of(Op.Arithmetic, ...[-1000n, 7n, 3n, 4n].flatMap((value) => [...u64le(value)])),
+    ];
+    const unitsOf = async (version: SbpfVersion): Promise<bigint[]> => {
+      const funded = await createFundedSvm();
+      const programId = (await generateKeyPairSigner()).address;
+      funded.svm.addProgram(programId, builds[version].program);
+      const units: bigint[] = [];
+      for (const data of requests) {
+        const result = await invokeProgram(funded, programId, data);
+        assert.ok(result instanceof TransactionMetadata, logsOf(result).join("\n"));
+        units.push(result.computeUnitsConsumed());
+      }
+      return units;
+    };
+    const [v0, v3] = [await unitsOf(0), await unitsOf(3)];
+    v3.forEach((units, i) =>
+      assert.ok(units <= (v0[i] ?? 0n), `request ${i}: v3 ${units} CU, v0 ${v0[i]} CU`),
+    );
+  });
+
+  test("with SIMD-0500 active, the v3 build deploys through the upgradeable loader and runs", async () => {
+    // Given a runtime where SIMD-0500 stops v0/v1/v2 deployments
+    const funded = await createFundedSvm({ simd0500: true });
+    // When the v3 program is deployed by InitializeBuffer, Write and DeployWithMaxDataLen
+    const programId = await deployWithUpgradeableLoader(funded, builds[3].program);
+    // Then it runs
+    const result = await invokeProgram(funded, programId, Uint8Array.of(Op.Transform, 0, ...u64le(5n)));
+    assert.equal(u64At(returnData(result), 0), 10n);
+  });
+
+  test("with SIMD-0500 active, the v0 build is refused at DeployWithMaxDataLen with InvalidAccountData", async () => {
+    const funded = await createFundedSvm({ simd0500: true });
+    await assert.rejects(
+      deployWithUpgradeableLoader(funded, builds[0].program),
+      (error: Error) =>
+        /DeployWithMaxDataLen failed/.test(error.message) &&
+        /InvalidAccountData/.test(error.message) &&
+        error.message.includes("Detected sbpf_version required by the executable which are not enabled"),
+    );
+  });
+
+  test("for v0 the deploy check is stricter than addProgram: a misplaced .rodata is refused", async () => {
+    // Given the v0 program with .rodata's sh_addr moved off its sh_offset (broken, but lenient-loadable)
+    const broken = Uint8Array.from(builds[0].program);
+    const view = new DataView(broken.buffer);
+    const sectionHeaders = Number(view.getBigUint64(40, true));
+    const rodataAddr = sectionHeaders + 2 * 64 + 16;
+    view.setBigUint64(rodataAddr, view.getBigUint64(rodataAddr, true) + 8n, true);
+    const funded = await createFundedSvm();
+    // When it is added directly, then litesvm's lenient loader accepts it
+    funded.svm.addProgram((await generateKeyPairSigner()).address, broken);
+    // When it is deployed, then the loader refuses it
+    await assert.rejects(deployWithUpgradeableLoader(funded, broken), /DeployWithMaxDataLen failed/);
   });
 });
 

@@ -22,8 +22,14 @@ describe("cli: usage", () => {
   test("--help prints the options and exits 0", () => {
     const run = runScript("cli.ts", ["--help"]);
     assert.equal(run.status, 0);
-    for (const option of ["--verify", "--out", "--crate", "--name"])
+    for (const option of ["--verify", "--sbpf-version", "--out", "--crate", "--name"])
       assert.match(run.stdout, new RegExp(option));
+  });
+
+  test("an SBPF version the linker cannot emit exits 1 naming the ones it can", () => {
+    const run = runScript("cli.ts", ["--sbpf-version", "2"]);
+    assert.equal(run.status, 1);
+    assert.match(run.stderr, /--sbpf-version 2: the linker emits SBPF v0 or v3/);
   });
 
   test("an unknown option exits 1 with an explanation", () => {
@@ -65,6 +71,19 @@ describe("cli: build and --verify", { skip: skipWithoutToolchain() }, () => {
     assert.equal(steps.length, 9, build.stdout);
     const sha256 = readFileSync(join(scratch, "dist", "sample_program.so.sha256"), "utf8").split(" ")[0];
     assert.match(build.stdout, new RegExp(`sha256 ${sha256}`));
+  });
+
+  test("the build is SBPF v3 unless --sbpf-version 0 asks for v0", () => {
+    // Given the default build above, then its e_flags and its summary line say v3
+    const eFlags = (dist: string) => readFileSync(join(dist, "sample_program.so")).readUInt32LE(48);
+    assert.equal(eFlags(join(scratch, "dist")), 3);
+    assert.match(build.stdout, /Built .*sample_program\.so \(SBPF v3, /);
+    // When the same crate is built with --sbpf-version 0
+    const v0 = runScript("cli.ts", [...fixtureArgs(join(scratch, "v0")), "--sbpf-version", "0"]);
+    // Then the program is SBPF v0
+    assert.equal(v0.status, 0, v0.stderr);
+    assert.equal(eFlags(join(scratch, "v0", "dist")), 0);
+    assert.match(v0.stdout, /\[8\/9\] sbpf-link: relocatable object -> SBPF v0 program/);
   });
 
   test("--verify confirms that a fresh build reproduces the program", () => {

@@ -16,6 +16,7 @@ import {
   type SbpfLinkErrorContext,
 } from "../sbpf-link/errors.js";
 import { linkSbpfProgram } from "../sbpf-link/link.js";
+import type { SbpfVersion } from "../sbpf-link/sbpf-version.js";
 import { assembleBpf, LLVM_MC } from "./helpers/assemble.js";
 import {
   dynamicRelocations,
@@ -40,14 +41,18 @@ ${body}
 ${extra}
 `;
 
-function linkAssembly(source: string) {
-  return linkSbpfProgram(assembleBpf(source));
+function linkAssembly(source: string, sbpfVersion?: SbpfVersion) {
+  return linkSbpfProgram(assembleBpf(source), { sbpfVersion });
 }
 
-function assertLinkError<C extends SbpfLinkErrorCode>(source: string, code: C): SbpfLinkError<C> {
+function assertLinkError<C extends SbpfLinkErrorCode>(
+  source: string,
+  code: C,
+  sbpfVersion?: SbpfVersion,
+): SbpfLinkError<C> {
   let caught: unknown;
   assert.throws(
-    () => linkAssembly(source),
+    () => linkAssembly(source, sbpfVersion),
     (error: unknown) => {
       caught = error;
       return isSbpfLinkError(error, code);
@@ -112,8 +117,8 @@ cold_path:
   callx r3
   exit`);
 
-    // When it is linked
-    const { program, report } = linkAssembly(source);
+    // When it is linked for SBPF v0
+    const { program, report } = linkAssembly(source, 0);
 
     // Then the immediate names r3
     const callx = textInstructions(program).find((instruction) => instruction.opcode === CALLX);
@@ -128,8 +133,8 @@ cold_path:
   call sol_log_
   exit`);
 
-    // When it is linked
-    const { program, report } = linkAssembly(source);
+    // When it is linked for SBPF v0
+    const { program, report } = linkAssembly(source, 0);
 
     // Then every call site keeps imm -1 and gets a dynamic relocation naming the syscall
     const calls = textInstructions(program).filter((instruction) => instruction.opcode === CALL);
@@ -159,7 +164,7 @@ cold_path:
   });
 });
 
-describe("sbpf-link: read-only data", { skip }, () => {
+describe("sbpf-link v0: read-only data", { skip }, () => {
   const source = entrypointWith(
     `  r1 = greeting ll
   r2 = table ll
@@ -183,8 +188,8 @@ table:
 
   test("all read-only sections are merged into one .rodata that lddw addresses at 0x1_0000_0000 + offset", () => {
     // Given strings, constants and a relocated table in three read-only sections
-    // When it is linked
-    const { program, report } = linkAssembly(source);
+    // When it is linked for SBPF v0
+    const { program, report } = linkAssembly(source, 0);
 
     // Then the output has exactly one .rodata holding all three
     const elf = readElf(program);
@@ -207,8 +212,8 @@ table:
   });
 
   test("the output has the shape the deploy-time loader checks", () => {
-    // Given a linked program
-    const { program } = linkAssembly(source);
+    // Given a program linked for SBPF v0
+    const { program } = linkAssembly(source, 0);
     const elf = readElf(program);
 
     // Then it is an SBPF v0 shared object for EM_BPF whose entry is the entrypoint
@@ -274,31 +279,33 @@ buffer:
     assert.deepEqual(error.context, { section: ".bss" });
   });
 
-  const unsupported: Array<[string, string, RegExp]> = [
-    ["32-bit ALU arithmetic", "w0 += 1", /32-bit ALU/],
-    ["a JMP32 conditional jump", "if w1 > 3 goto +0", /JMP32/],
-    ["an atomic add", "lock *(u64 *)(r1 + 0) += r2", /atomic/],
-    ["a cpu v4 signed division", "r0 s/= r1", /cpu v4/],
-    ["a cpu v4 sign-extending load", "r0 = *(s8 *)(r1 + 0)", /cpu v4/],
+  const unsupported: Array<[string, string, RegExp, SbpfVersion]> = [
+    ["32-bit ALU arithmetic", "w0 += 1", /32-bit ALU/, 3],
+    ["32-bit ALU arithmetic", "w0 += 1", /32-bit ALU/, 0],
+    ["a JMP32 conditional jump", "if w1 > 3 goto +0", /JMP32/, 0],
+    ["an atomic add", "lock *(u64 *)(r1 + 0) += r2", /atomic/, 3],
+    ["a cpu v4 signed division", "r0 s/= r1", /cpu v4/, 3],
+    ["a cpu v4 sign-extending load", "r0 = *(s8 *)(r1 + 0)", /cpu v4/, 3],
   ];
-  for (const [description, instruction, reason] of unsupported) {
-    test(`${description} is refused with SBPF_LINK__UNSUPPORTED_INSTRUCTION and its offset`, () => {
+  for (const [description, instruction, reason, version] of unsupported) {
+    test(`for SBPF v${version}, ${description} is refused with SBPF_LINK__UNSUPPORTED_INSTRUCTION and its offset`, () => {
       // Given the instruction as the third one of the entrypoint
       const source = entrypointWith(`  r0 = 0
   r1 = 0
   ${instruction}
   exit`);
       // When it is linked, then the link fails pointing at .text+0x10
-      const error = assertLinkError(source, "SBPF_LINK__UNSUPPORTED_INSTRUCTION");
+      const error = assertLinkError(source, "SBPF_LINK__UNSUPPORTED_INSTRUCTION", version);
       assert.equal(error.context.section, ".text");
       assert.equal(error.context.offset, 0x10);
       assert.match(error.context.reason, reason);
       assert.match(error.message, /\.text\+0x10/);
+      assert.equal(error.context.version, version);
     });
   }
 
-  test("instructions SBPF v0 shares with eBPF pass: mov32 immediate and byte swaps", () => {
-    // Given the only 32-bit ALU instructions that behave the same on SBPF v0
+  test("instructions SBPF shares with eBPF pass: mov32 immediate and byte swaps", () => {
+    // Given the only 32-bit ALU instructions LLVM emits that behave the same on SBPF
     const source = entrypointWith(`  w0 = 5
   r0 = be64 r0
   r0 = le16 r0
@@ -339,13 +346,27 @@ describe("sbpf-link: error codes", () => {
     SBPF_LINK__NOT_A_BPF_OBJECT: { reason: "no ELF header" },
     SBPF_LINK__MALFORMED_OBJECT: { reason: "truncated" },
     SBPF_LINK__WRITABLE_SECTION: { section: ".data" },
-    SBPF_LINK__UNSUPPORTED_INSTRUCTION: { section: ".text", offset: 8, opcode: 0x04, reason: "ALU32" },
+    SBPF_LINK__UNSUPPORTED_INSTRUCTION: {
+      section: ".text",
+      offset: 8,
+      opcode: 0x04,
+      reason: "ALU32",
+      version: 3,
+    },
     SBPF_LINK__UNSUPPORTED_RELOCATION: { section: ".text", offset: 8, relocationType: 3, symbol: "x" },
     SBPF_LINK__UNDEFINED_SYMBOL: { symbol: "x", section: ".text", offset: 8 },
     SBPF_LINK__SYMBOL_OUTSIDE_PROGRAM: { symbol: "x", section: ".debug_info" },
     SBPF_LINK__CALL_TARGET_OUTSIDE_TEXT: { symbol: "x", section: ".text", offset: 8 },
     SBPF_LINK__UNKNOWN_SYSCALL: { name: "memcmp", section: ".text", offset: 8 },
     SBPF_LINK__MISSING_ENTRYPOINT: { entrypoint: "entrypoint" },
+    SBPF_LINK__VERIFIER_REJECTED: {
+      rule: "JumpOutOfCode",
+      section: ".text",
+      offset: 8,
+      opcode: 0x05,
+      detail: "jump to instruction 9 of 2",
+      version: 3,
+    },
   };
 
   test("every code is namespaced, unique, and has its own message", () => {

@@ -8,17 +8,14 @@ import {
   SymbolBinding,
   SymbolType,
 } from "./elf-constants.js";
+import type { PlacedBytes } from "./elf-writer.js";
 import type { SyscallCallSite } from "./relocate.js";
 
 /**
  * The tables through which the loader resolves syscalls: one `.dynsym` entry per syscall name and
  * one R_BPF_64_32 relocation in `.rel.dyn` per `call -1`; the loader writes murmur3(name) into it.
+ * SBPF v0 only: v3 has no dynamic tables.
  */
-
-export interface PlacedBytes {
-  fileOffset: number;
-  bytes: Uint8Array;
-}
 
 export interface DynamicTables {
   /** Syscall names in `.dynsym` order (entry 0 is the null symbol). */

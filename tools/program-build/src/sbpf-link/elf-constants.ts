@@ -62,6 +62,11 @@ export const SYMBOL_SIZE = 24;
 export const REL_ENTRY_SIZE = 16;
 export const DYNAMIC_ENTRY_SIZE = 16;
 
-/** SBPF maps the program (text and read-only data) at this virtual address, at its file offsets. */
+/**
+ * SBPF v0 maps the whole file (code and read-only data) at this address, at its file offsets;
+ * v3 maps only the bytecode segment here.
+ */
 export const SBPF_PROGRAM_VADDR = 0x1_0000_0000n;
+/** SBPF v3 maps the read-only data segment at address 0 (SIMD-0189). */
+export const SBPF_V3_RODATA_VADDR = 0n;
 export const SBPF_INSTRUCTION_SIZE = 8;

@@ -1,6 +1,5 @@
 import { alignUp, writeU16, writeU32, writeU64, writeU8 } from "./byte-io.js";
 import {
-  DYNAMIC_ENTRY_SIZE,
   ELF_HEADER_SIZE,
   ELF_MAGIC,
   ELFCLASS64,
@@ -10,36 +9,27 @@ import {
   EM_BPF,
   EV_CURRENT,
   PROGRAM_HEADER_SIZE,
-  ProgramHeaderFlag,
-  ProgramHeaderType,
-  REL_ENTRY_SIZE,
   SECTION_HEADER_SIZE,
-  SectionFlag,
   SectionType,
-  SYMBOL_SIZE,
 } from "./elf-constants.js";
-import type { DynamicTables, PlacedBytes } from "./dynamic-tables.js";
-import { PROGRAM_HEADER_COUNT, type OutputSection } from "./layout.js";
+import type { SbpfVersion } from "./sbpf-version.js";
 
 /**
- * Serializes the SBPF v0 shared object. Every loaded section keeps sh_addr == sh_offset, sections
- * appear in ascending file order and segments in ascending address order: the checks the BPF
- * upgradeable loader applies when a program is deployed.
+ * Serializes an ELF64 image from placed bytes, program headers and section headers. What goes
+ * where is decided per SBPF version (shared-object-v0.ts, strict-program-v3.ts); this only writes.
  */
 
-export interface SharedObjectParts {
-  text: OutputSection;
-  rodata: OutputSection;
-  tables: DynamicTables;
-  entryFileOffset: number;
+export interface PlacedBytes {
+  fileOffset: number;
+  bytes: Uint8Array;
 }
 
-interface SectionHeader {
+export interface SectionHeader {
   name: string;
   type: number;
   flags: number;
-  /** Loaded sections are addressed by their file offset; unloaded ones have address 0. */
-  loaded: boolean;
+  /** sh_addr: where the section is in the VM (0 for sections that are not loaded). */
+  address: bigint;
   placed: PlacedBytes;
   link: number;
   info: number;
@@ -47,11 +37,30 @@ interface SectionHeader {
   entsize: number;
 }
 
+export interface ProgramHeader {
+  type: number;
+  flags: number;
+  fileOffset: number;
+  vaddr: bigint;
+  size: number;
+}
+
+export interface ElfImage {
+  /** Written to e_flags, where the loader reads the SBPF version. */
+  version: SbpfVersion;
+  entry: bigint;
+  programHeaders: ProgramHeader[];
+  /** Without the null section and .shstrtab, which are added. */
+  sections: SectionHeader[];
+  /** End of the last placed bytes; .shstrtab and the section headers follow. */
+  end: number;
+}
+
 const NULL_SECTION: SectionHeader = {
   name: "",
   type: SectionType.NULL,
   flags: 0,
-  loaded: false,
+  address: 0n,
   placed: { fileOffset: 0, bytes: new Uint8Array(0) },
   link: 0,
   info: 0,
@@ -59,56 +68,16 @@ const NULL_SECTION: SectionHeader = {
   entsize: 0,
 };
 
-function describeSections(parts: SharedObjectParts, shstrtab: PlacedBytes): SectionHeader[] {
-  const { text, rodata, tables } = parts;
-  const loaded = (
-    name: string,
-    type: number,
-    flags: number,
-    placed: PlacedBytes,
-    addralign: number,
-  ): SectionHeader => ({ name, type, flags, loaded: true, placed, link: 0, info: 0, addralign, entsize: 0 });
-
-  const sections: SectionHeader[] = [
-    NULL_SECTION,
-    loaded(".text", SectionType.PROGBITS, SectionFlag.ALLOC | SectionFlag.EXECINSTR, text, 8),
-  ];
-  if (rodata.bytes.length > 0) {
-    sections.push(loaded(".rodata", SectionType.PROGBITS, SectionFlag.ALLOC, rodata, rodata.alignment));
-  }
-  const dynamicIndex = sections.length;
-  const dynsymIndex = dynamicIndex + 1;
-  const dynstrIndex = dynamicIndex + 2;
-  sections.push(
-    {
-      ...loaded(".dynamic", SectionType.DYNAMIC, SectionFlag.ALLOC | SectionFlag.WRITE, tables.dynamic, 8),
-      link: dynstrIndex,
-      entsize: DYNAMIC_ENTRY_SIZE,
-    },
-    // sh_info of a symbol table is one past the last local symbol: only the null symbol is local.
-    {
-      ...loaded(".dynsym", SectionType.DYNSYM, SectionFlag.ALLOC, tables.dynsym, 8),
-      link: dynstrIndex,
-      info: 1,
-      entsize: SYMBOL_SIZE,
-    },
-    loaded(".dynstr", SectionType.STRTAB, SectionFlag.ALLOC, tables.dynstr, 1),
-  );
-  if (tables.relDyn) {
-    sections.push({
-      ...loaded(".rel.dyn", SectionType.REL, SectionFlag.ALLOC, tables.relDyn, 8),
-      link: dynsymIndex,
-      entsize: REL_ENTRY_SIZE,
-    });
-  }
-  sections.push({
-    ...NULL_SECTION,
-    name: ".shstrtab",
-    type: SectionType.STRTAB,
-    placed: shstrtab,
-    addralign: 1,
-  });
-  return sections;
+/** Fields of a section header for loaded bytes, with the defaults most sections use. */
+export function loadedSection(
+  name: string,
+  type: number,
+  flags: number,
+  placed: PlacedBytes,
+  address: bigint,
+  addralign: number,
+): SectionHeader {
+  return { name, type, flags, address, placed, link: 0, info: 0, addralign, entsize: 0 };
 }
 
 function buildSectionNameTable(names: string[]): { bytes: Uint8Array; offsets: Map<string, number> } {
@@ -123,14 +92,7 @@ function buildSectionNameTable(names: string[]): { bytes: Uint8Array; offsets: M
   return { bytes: Uint8Array.from(chunks), offsets };
 }
 
-const SECTION_NAMES = [".text", ".rodata", ".dynamic", ".dynsym", ".dynstr", ".rel.dyn", ".shstrtab"];
-
-function writeElfHeader(
-  out: Uint8Array,
-  parts: SharedObjectParts,
-  shoff: number,
-  sectionCount: number,
-): void {
+function writeElfHeader(out: Uint8Array, image: ElfImage, shoff: number, sectionCount: number): void {
   out.set(ELF_MAGIC, 0);
   writeU8(out, 4, ELFCLASS64);
   writeU8(out, 5, ELFDATA2LSB);
@@ -139,53 +101,35 @@ function writeElfHeader(
   writeU16(out, 16, ElfType.DYN);
   writeU16(out, 18, EM_BPF);
   writeU32(out, 20, EV_CURRENT);
-  writeU64(out, 24, parts.entryFileOffset);
+  writeU64(out, 24, image.entry);
   writeU64(out, 32, ELF_HEADER_SIZE);
   writeU64(out, 40, shoff);
-  writeU32(out, 48, 0); // e_flags 0 selects SBPF v0
+  writeU32(out, 48, image.version);
   writeU16(out, 52, ELF_HEADER_SIZE);
   writeU16(out, 54, PROGRAM_HEADER_SIZE);
-  writeU16(out, 56, PROGRAM_HEADER_COUNT);
+  writeU16(out, 56, image.programHeaders.length);
   writeU16(out, 58, SECTION_HEADER_SIZE);
   writeU16(out, 60, sectionCount);
   writeU16(out, 62, sectionCount - 1); // .shstrtab is last
 }
 
-function writeProgramHeader(out: Uint8Array, index: number, type: number, flags: number, range: PlacedBytes) {
+function writeProgramHeader(out: Uint8Array, index: number, header: ProgramHeader): void {
   const at = ELF_HEADER_SIZE + index * PROGRAM_HEADER_SIZE;
-  writeU32(out, at, type);
-  writeU32(out, at + 4, flags);
-  writeU64(out, at + 8, range.fileOffset);
-  writeU64(out, at + 16, range.fileOffset);
-  writeU64(out, at + 24, range.fileOffset);
-  writeU64(out, at + 32, range.bytes.length);
-  writeU64(out, at + 40, range.bytes.length);
+  writeU32(out, at, header.type);
+  writeU32(out, at + 4, header.flags);
+  writeU64(out, at + 8, header.fileOffset);
+  writeU64(out, at + 16, header.vaddr);
+  writeU64(out, at + 24, header.vaddr);
+  writeU64(out, at + 32, header.size);
+  writeU64(out, at + 40, header.size);
   writeU64(out, at + 48, 8);
-}
-
-function writeProgramHeaders(out: Uint8Array, parts: SharedObjectParts): void {
-  const { text, rodata, tables } = parts;
-  const readOnlyStart = rodata.bytes.length > 0 ? rodata.fileOffset : tables.dynamic.fileOffset;
-  const readOnlySegment = {
-    fileOffset: readOnlyStart,
-    bytes: out.subarray(readOnlyStart, tables.end),
-  };
-  writeProgramHeader(out, 0, ProgramHeaderType.LOAD, ProgramHeaderFlag.R | ProgramHeaderFlag.X, text);
-  writeProgramHeader(out, 1, ProgramHeaderType.LOAD, ProgramHeaderFlag.R, readOnlySegment);
-  writeProgramHeader(
-    out,
-    2,
-    ProgramHeaderType.DYNAMIC,
-    ProgramHeaderFlag.R | ProgramHeaderFlag.W,
-    tables.dynamic,
-  );
 }
 
 function writeSectionHeader(out: Uint8Array, at: number, header: SectionHeader, nameOffset: number): void {
   writeU32(out, at, nameOffset);
   writeU32(out, at + 4, header.type);
   writeU64(out, at + 8, header.flags);
-  writeU64(out, at + 16, header.loaded ? header.placed.fileOffset : 0);
+  writeU64(out, at + 16, header.address);
   writeU64(out, at + 24, header.placed.fileOffset);
   writeU64(out, at + 32, header.placed.bytes.length);
   writeU32(out, at + 40, header.link);
@@ -194,11 +138,17 @@ function writeSectionHeader(out: Uint8Array, at: number, header: SectionHeader, 
   writeU64(out, at + 56, header.entsize);
 }
 
-export function writeSharedObject(parts: SharedObjectParts): Uint8Array {
-  const names = buildSectionNameTable(SECTION_NAMES);
-  const shstrtab: PlacedBytes = { fileOffset: parts.tables.end, bytes: names.bytes };
-  const sections = describeSections(parts, shstrtab);
-  const shoff = alignUp(shstrtab.fileOffset + shstrtab.bytes.length, 8);
+export function writeElf(image: ElfImage): Uint8Array {
+  const names = buildSectionNameTable([...image.sections.map((section) => section.name), ".shstrtab"]);
+  const shstrtab: SectionHeader = {
+    ...NULL_SECTION,
+    name: ".shstrtab",
+    type: SectionType.STRTAB,
+    placed: { fileOffset: image.end, bytes: names.bytes },
+    addralign: 1,
+  };
+  const sections = [NULL_SECTION, ...image.sections, shstrtab];
+  const shoff = alignUp(shstrtab.placed.fileOffset + shstrtab.placed.bytes.length, 8);
 
   const out = new Uint8Array(shoff + sections.length * SECTION_HEADER_SIZE);
   sections.forEach((section, index) => {
@@ -210,7 +160,7 @@ export function writeSharedObject(parts: SharedObjectParts): Uint8Array {
       names.offsets.get(section.name) ?? 0,
     );
   });
-  writeElfHeader(out, parts, shoff, sections.length);
-  writeProgramHeaders(out, parts);
+  writeElfHeader(out, image, shoff, sections.length);
+  image.programHeaders.forEach((header, index) => writeProgramHeader(out, index, header));
   return out;
 }

@@ -1,26 +1,29 @@
-import { readI32, readU16, writeI32 } from "./byte-io.js";
+import { readI32, readU16, writeI32, writeU8 } from "./byte-io.js";
 import { SBPF_INSTRUCTION_SIZE } from "./elf-constants.js";
 import { SbpfLinkError } from "./errors.js";
+import type { SbpfVersion } from "./sbpf-version.js";
 
 /**
- * Instruction-level checks: LLVM's BPF backend targets the Linux eBPF ISA, and SBPF v0 is a
- * different dialect. Everything outside the shared subset is refused here, at build time, instead
- * of failing (or silently computing something else) on chain.
+ * Instruction-level translation of LLVM's output: LLVM's BPF backend targets the Linux eBPF ISA,
+ * and SBPF is a different dialect. Instructions SBPF lacks, or runs with other semantics, are
+ * refused here, at build time, instead of failing (or silently computing something else) on chain.
  */
 
-const Opcode = {
+export const Opcode = {
   LDDW: 0x18,
   CALL: 0x85,
   CALLX: 0x8d,
+  EXIT: 0x95,
   MOV32_IMM: 0xb4,
   LE: 0xd4,
   BE: 0xdc,
 } as const;
 
-const InstructionClass = { ALU32: 0x04, JMP32: 0x06, ALU64: 0x07 } as const;
+const InstructionClass = { ALU32: 0x04, ALU64: 0x07 } as const;
 
 // prettier-ignore
-const SBPF_V0_OPCODES: ReadonlySet<number> = new Set([
+/** Instructions SBPF v0 and v3 both run exactly as eBPF defines them. */
+const SHARED_WITH_EBPF: ReadonlySet<number> = new Set([
   Opcode.LDDW,
   0x61, 0x69, 0x71, 0x79, // ldx{w,h,b,dw}
   0x62, 0x6a, 0x72, 0x7a, // st{w,h,b,dw} immediate
@@ -32,30 +35,45 @@ const SBPF_V0_OPCODES: ReadonlySet<number> = new Set([
   Opcode.MOV32_IMM, Opcode.LE, Opcode.BE,
   // ja, conditional jumps (immediate and register forms), call, callx, exit
   0x05, 0x15, 0x1d, 0x25, 0x2d, 0x35, 0x3d, 0x45, 0x4d, 0x55, 0x5d, 0x65, 0x6d, 0x75,
-  0x7d, 0xa5, 0xad, 0xb5, 0xbd, 0xc5, 0xcd, 0xd5, 0xdd, Opcode.CALL, Opcode.CALLX, 0x95,
+  0x7d, 0xa5, 0xad, 0xb5, 0xbd, 0xc5, 0xcd, 0xd5, 0xdd, Opcode.CALL, Opcode.CALLX, Opcode.EXIT,
+]);
+
+// prettier-ignore
+/** The JMP32 class, conditions as in JMP64 on the low 32 bits: SIMD-0377 added it in v3. */
+export const JMP32_OPCODES: ReadonlySet<number> = new Set([
+  0x16, 0x1e, 0x26, 0x2e, 0x36, 0x3e, 0x46, 0x4e, 0x56, 0x5e, 0x66, 0x6e, 0x76, 0x7e,
+  0xa6, 0xae, 0xb6, 0xbe, 0xc6, 0xce, 0xd6, 0xde,
 ]);
 
 const ATOMIC_OPCODES: ReadonlySet<number> = new Set([0xc3, 0xdb]);
 const SIGN_EXTENDING_LOADS: ReadonlySet<number> = new Set([0x81, 0x89, 0x91, 0x99]);
 const BSWAP = 0xd7;
 
-/** Why SBPF v0 cannot run this instruction, or undefined if it can. */
-export function unsupportedInstructionReason(opcode: number, offsetField: number): string | undefined {
+/**
+ * Why SBPF `version` cannot run this eBPF instruction as LLVM meant it, or undefined if it can.
+ * Opcodes that are not eBPF at all are left to the verifier (`UnknownOpCode`).
+ */
+export function unsupportedInstructionReason(
+  opcode: number,
+  offsetField: number,
+  version: SbpfVersion,
+): string | undefined {
   const instructionClass = opcode & 0x07;
   // cpu v4 reuses the offset field of div/mod/mov to mean sdiv/smod/movsx.
   if (instructionClass === InstructionClass.ALU64 && offsetField !== 0) {
     return "signed division, signed remainder or sign-extending move (BPF cpu v4)";
   }
-  if (SBPF_V0_OPCODES.has(opcode)) return undefined;
-  if (instructionClass === InstructionClass.ALU32) {
-    return "32-bit ALU operation: SBPF v0 sign-extends 32-bit results where eBPF zero-extends (compile for cpu v2 without +alu32)";
+  if (SHARED_WITH_EBPF.has(opcode)) return undefined;
+  if (JMP32_OPCODES.has(opcode)) {
+    return version === 3 ? undefined : "32-bit conditional jump (JMP32): SBPF v3 has it, v0 does not";
   }
-  if (instructionClass === InstructionClass.JMP32)
-    return "32-bit conditional jump (JMP32, BPF cpu v3 and later)";
+  if (instructionClass === InstructionClass.ALU32) {
+    return "32-bit ALU operation: SBPF sign-extends 32-bit add/sub/mul results where eBPF zero-extends (compile for cpu v2 without +alu32)";
+  }
   if (ATOMIC_OPCODES.has(opcode)) return "atomic memory operation (SBPF has no atomics)";
   if (SIGN_EXTENDING_LOADS.has(opcode)) return "sign-extending load (BPF cpu v4)";
   if (opcode === BSWAP) return "bswap (BPF cpu v4)";
-  return "unknown opcode";
+  return undefined;
 }
 
 export interface InstructionRange {
@@ -65,44 +83,59 @@ export interface InstructionRange {
   end: number;
   /** Input section name, for error messages. */
   sectionName: string;
+  version: SbpfVersion;
+}
+
+/** The register LLVM meant: dst since LLVM 19, src in older encodings. */
+function callxRegister(registers: number): number {
+  const destination = registers & 0x0f;
+  return destination !== 0 ? destination : registers >> 4;
 }
 
 /**
- * Refuses instructions SBPF v0 lacks and rewrites every `callx` to SBPF's encoding: LLVM puts the
- * target register in the dst field, SBPF v0 reads it from the immediate. Returns how many callx
- * instructions were patched.
+ * Puts callx's target register where `version` reads it: v0 reads the immediate, v3 the dst field
+ * (SIMD-0377), which is also where LLVM 19 and later put it.
  */
-export function checkAndPatchInstructions({ text, start, end, sectionName }: InstructionRange): number {
+function encodeCallx(text: Uint8Array, at: number, version: SbpfVersion): void {
+  const register = callxRegister(text[at + 1] ?? 0);
+  if (version === 0) {
+    writeI32(text, at + 4, register);
+  } else {
+    writeU8(text, at + 1, register);
+    writeI32(text, at + 4, 0);
+  }
+}
+
+/**
+ * Refuses instructions SBPF lacks or runs differently and puts every `callx` in the version's
+ * encoding. Returns how many callx instructions were rewritten.
+ */
+export function checkAndPatchInstructions({
+  text,
+  start,
+  end,
+  sectionName,
+  version,
+}: InstructionRange): number {
   let callxPatched = 0;
   for (let at = start; at < end; at += SBPF_INSTRUCTION_SIZE) {
     const opcode = text[at] ?? 0;
-    const registers = text[at + 1] ?? 0;
-    const reason = unsupportedInstructionReason(opcode, readU16(text, at + 2));
+    const reason = unsupportedInstructionReason(opcode, readU16(text, at + 2), version);
     if (reason !== undefined) {
       throw new SbpfLinkError("SBPF_LINK__UNSUPPORTED_INSTRUCTION", {
         section: sectionName,
         offset: at - start,
         opcode,
         reason,
+        version,
       });
     }
     if (opcode === Opcode.CALLX) {
-      const destination = registers & 0x0f;
-      const source = registers >> 4;
-      writeI32(text, at + 4, destination !== 0 ? destination : source);
+      encodeCallx(text, at, version);
       callxPatched += 1;
     }
-    if (opcode === Opcode.LDDW) {
-      if (at + 2 * SBPF_INSTRUCTION_SIZE > end) {
-        throw new SbpfLinkError("SBPF_LINK__UNSUPPORTED_INSTRUCTION", {
-          section: sectionName,
-          offset: at - start,
-          opcode,
-          reason: "lddw without its second instruction slot",
-        });
-      }
-      at += SBPF_INSTRUCTION_SIZE;
-    }
+    // The second slot of lddw holds the upper half of the immediate, not an instruction.
+    if (opcode === Opcode.LDDW) at += SBPF_INSTRUCTION_SIZE;
   }
   return callxPatched;
 }
@@ -117,4 +150,10 @@ export function isLoadDoubleWord(text: Uint8Array, offset: number): boolean {
 
 export function readImmediate(text: Uint8Array, instructionOffset: number): number {
   return readI32(text, instructionOffset + 4);
+}
+
+/** The source register field of an instruction: for `call`, 0 = syscall and 1 = internal call in v3. */
+export function writeSourceRegister(text: Uint8Array, instructionOffset: number, source: number): void {
+  const registers = text[instructionOffset + 1] ?? 0;
+  writeU8(text, instructionOffset + 1, (source << 4) | (registers & 0x0f));
 }

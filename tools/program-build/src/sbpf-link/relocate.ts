@@ -2,7 +2,6 @@ import { readU32, readU64, writeI32, writeU32, writeU64 } from "./byte-io.js";
 import {
   BpfRelocation,
   SBPF_INSTRUCTION_SIZE,
-  SBPF_PROGRAM_VADDR,
   SectionType,
   SpecialSectionIndex,
   SymbolType,
@@ -16,12 +15,14 @@ import {
   type ElfSymbol,
 } from "./elf-reader.js";
 import { SbpfLinkError } from "./errors.js";
-import { isCallInstruction, isLoadDoubleWord, readImmediate } from "./instructions.js";
-import type { Placement, ProgramLayout } from "./layout.js";
+import { isCallInstruction, isLoadDoubleWord, readImmediate, writeSourceRegister } from "./instructions.js";
+import { addressOf, type Placement, type ProgramLayout } from "./layout.js";
+import { syscallHash } from "./syscalls.js";
 
 /**
- * Applies the object's relocations to the laid-out program. Addresses are final here (program
- * address 0x1_0000_0000 + file offset), so only syscalls are left for the loader to resolve.
+ * Applies the object's relocations to the laid-out program. Addresses are final here (the layout
+ * gives each byte its VM address). v0 leaves syscalls for the loader to resolve by name; v3 calls
+ * them by hash and leaves the loader nothing to do.
  */
 
 export interface SyscallCallSite {
@@ -29,6 +30,10 @@ export interface SyscallCallSite {
   fileOffset: number;
   name: string;
 }
+
+/** `call` source register in v3 (SIMD-0178): 0 calls a syscall by hash, 1 a function pc-relatively. */
+const SYSCALL_SOURCE = 0;
+const INTERNAL_CALL_SOURCE = 1;
 
 export interface RelocationOutcome {
   syscallCallSites: SyscallCallSite[];
@@ -41,7 +46,7 @@ interface RelocationSite {
   relocation: ElfRelocation;
   symbol: ElfSymbol;
   placement: Placement;
-  /** File offset (= program address without the region base) of the relocated bytes. */
+  /** File offset of the relocated bytes. */
   fileOffset: number;
   /** The same position inside the output section's bytes. */
   outputOffset: number;
@@ -60,8 +65,14 @@ function symbolDisplayName(elf: ElfFile, symbol: ElfSymbol): string {
   return `<symbol ${symbol.index}>`;
 }
 
-/** The symbol's file offset in the output, or undefined for an undefined (external) symbol. */
-function symbolFileOffset(elf: ElfFile, layout: ProgramLayout, symbol: ElfSymbol): number | undefined {
+interface SymbolLocation {
+  placement: Placement;
+  /** File offset of the symbol in the output. */
+  fileOffset: number;
+}
+
+/** Where the symbol is in the output, or undefined for an undefined (external) symbol. */
+function locateSymbol(elf: ElfFile, layout: ProgramLayout, symbol: ElfSymbol): SymbolLocation | undefined {
   const name = symbolDisplayName(elf, symbol);
   switch (symbol.sectionIndex) {
     case SpecialSectionIndex.UNDEF:
@@ -76,7 +87,7 @@ function symbolFileOffset(elf: ElfFile, layout: ProgramLayout, symbol: ElfSymbol
     const section = elf.sections[symbol.sectionIndex]?.name ?? `#${symbol.sectionIndex}`;
     throw new SbpfLinkError("SBPF_LINK__SYMBOL_OUTSIDE_PROGRAM", { symbol: name, section });
   }
-  return placement.fileOffset + symbol.value;
+  return { placement, fileOffset: placement.fileOffset + symbol.value };
 }
 
 function unsupported(site: RelocationSite, elf: ElfFile): SbpfLinkError {
@@ -88,31 +99,38 @@ function unsupported(site: RelocationSite, elf: ElfFile): SbpfLinkError {
   });
 }
 
-function programAddress(fileOffset: number): bigint {
-  return SBPF_PROGRAM_VADDR + BigInt(fileOffset);
+/**
+ * A call to an undefined symbol is a syscall. v0: `call -1`, which the loader patches with the
+ * hash of the name through a dynamic relocation. v3: `call <hash>` with source register 0.
+ */
+function resolveSyscall(site: RelocationSite, context: RelocationContext): void {
+  const name = site.symbol.name;
+  if (!context.allowedSyscalls.has(name)) {
+    throw new SbpfLinkError("SBPF_LINK__UNKNOWN_SYSCALL", {
+      name,
+      section: site.section.name,
+      offset: site.relocation.offset,
+    });
+  }
+  const bytes = site.placement.output.bytes;
+  if (context.layout.version === 0) {
+    writeI32(bytes, site.outputOffset + 4, -1);
+  } else {
+    writeSourceRegister(bytes, site.outputOffset, SYSCALL_SOURCE);
+    writeU32(bytes, site.outputOffset + 4, syscallHash(name));
+  }
+  context.outcome.syscallCallSites.push({ fileOffset: site.fileOffset, name });
 }
 
-/** `call sym`: syscalls become `call -1` for the loader; internal calls become pc-relative. */
+/** `call sym`: syscalls by name or hash, internal calls pc-relative (target = pc + 1 + imm). */
 function resolveCall(site: RelocationSite, context: RelocationContext): void {
   const { elf, layout, outcome } = context;
   const bytes = site.placement.output.bytes;
   if (site.placement.output !== layout.text || !isCallInstruction(bytes, site.outputOffset)) {
     throw unsupported(site, elf);
   }
-  const target = symbolFileOffset(elf, layout, site.symbol);
-  if (target === undefined) {
-    const name = site.symbol.name;
-    if (!context.allowedSyscalls.has(name)) {
-      throw new SbpfLinkError("SBPF_LINK__UNKNOWN_SYSCALL", {
-        name,
-        section: site.section.name,
-        offset: site.relocation.offset,
-      });
-    }
-    writeI32(bytes, site.outputOffset + 4, -1);
-    outcome.syscallCallSites.push({ fileOffset: site.fileOffset, name });
-    return;
-  }
+  const target = locateSymbol(elf, layout, site.symbol)?.fileOffset;
+  if (target === undefined) return resolveSyscall(site, context);
   // LLVM encodes the callee as (instruction index within the symbol) - 1.
   const destination = target + (readImmediate(bytes, site.outputOffset) + 1) * SBPF_INSTRUCTION_SIZE;
   const textStart = layout.text.fileOffset;
@@ -123,14 +141,16 @@ function resolveCall(site: RelocationSite, context: RelocationContext): void {
       offset: site.relocation.offset,
     });
   }
-  // The loader treats every call immediate other than -1 as pc-relative: target = pc + 1 + imm.
+  // v0's loader treats every call immediate other than -1 as pc-relative; v3 needs source 1 as well.
   const relative = (destination - site.fileOffset) / SBPF_INSTRUCTION_SIZE - 1;
   writeI32(bytes, site.outputOffset + 4, relative);
+  if (layout.version === 3) writeSourceRegister(bytes, site.outputOffset, INTERNAL_CALL_SOURCE);
   outcome.internalCalls += 1;
 }
 
-function definedTarget(site: RelocationSite, context: RelocationContext): number {
-  const target = symbolFileOffset(context.elf, context.layout, site.symbol);
+/** The VM address of a relocation's symbol plus `addend`. */
+function targetAddress(site: RelocationSite, context: RelocationContext, addend: bigint): bigint {
+  const target = locateSymbol(context.elf, context.layout, site.symbol);
   if (target === undefined) {
     throw new SbpfLinkError("SBPF_LINK__UNDEFINED_SYMBOL", {
       symbol: symbolDisplayName(context.elf, site.symbol),
@@ -138,15 +158,15 @@ function definedTarget(site: RelocationSite, context: RelocationContext): number
       offset: site.relocation.offset,
     });
   }
-  return target;
+  return addressOf(target.placement, site.symbol.value) + addend;
 }
 
-/** `lddw rX, sym`: the full program address, split over both instruction slots' immediates. */
+/** `lddw rX, sym`: the full address, split over both instruction slots' immediates. */
 function resolveLoadDoubleWord(site: RelocationSite, context: RelocationContext): void {
   const bytes = site.placement.output.bytes;
   if (!isLoadDoubleWord(bytes, site.outputOffset)) throw unsupported(site, context.elf);
-  const addend = readU32(bytes, site.outputOffset + 4);
-  const address = programAddress(definedTarget(site, context) + addend);
+  const addend = BigInt(readU32(bytes, site.outputOffset + 4));
+  const address = targetAddress(site, context, addend);
   writeU32(bytes, site.outputOffset + 4, Number(address & 0xffff_ffffn));
   writeU32(bytes, site.outputOffset + SBPF_INSTRUCTION_SIZE + 4, Number(address >> 32n));
   context.outcome.resolvedAddresses += 1;
@@ -156,7 +176,7 @@ function resolveLoadDoubleWord(site: RelocationSite, context: RelocationContext)
 function resolveDataPointer(site: RelocationSite, context: RelocationContext): void {
   const bytes = site.placement.output.bytes;
   const addend = readU64(bytes, site.outputOffset);
-  writeU64(bytes, site.outputOffset, programAddress(definedTarget(site, context)) + addend);
+  writeU64(bytes, site.outputOffset, targetAddress(site, context, addend));
   context.outcome.resolvedAddresses += 1;
 }
 

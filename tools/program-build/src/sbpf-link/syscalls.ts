@@ -1,7 +1,12 @@
+import { murmur3 } from "./murmur3.js";
+
 /**
- * Syscalls the Solana runtime registers for SBPF v0 programs. A call to any other undefined symbol
- * would deploy-fail ("Unresolved symbol") or abort at run time, so the linker refuses it up front:
- * it is almost always a missing function or a compiler runtime helper (memcmp, __multi3, ...).
+ * Syscalls the Solana runtime registers for SBPF programs. A call to any other undefined symbol
+ * would fail to deploy (v0: "Unresolved symbol") or abort when it runs (v3), so the linker refuses
+ * it up front: it is almost always a missing function or a compiler runtime helper (memcmp,
+ * __multi3, ...). Some are registered only once a feature is active: litesvm 1.5's mainnet feature
+ * set lacks sol_blake3, sol_big_mod_exp and sol_remaining_compute_units (sol_get_fees_sysvar,
+ * removed by the disable_fees_sysvar feature, is not accepted at all).
  */
 export const SOLANA_SYSCALLS: ReadonlySet<string> = new Set([
   "abort",
@@ -26,7 +31,6 @@ export const SOLANA_SYSCALLS: ReadonlySet<string> = new Set([
   "sol_big_mod_exp",
   "sol_get_clock_sysvar",
   "sol_get_epoch_schedule_sysvar",
-  "sol_get_fees_sysvar",
   "sol_get_rent_sysvar",
   "sol_get_last_restart_slot",
   "sol_get_epoch_rewards_sysvar",
@@ -45,3 +49,8 @@ export const SOLANA_SYSCALLS: ReadonlySet<string> = new Set([
   "sol_alloc_free_",
   "sol_remaining_compute_units",
 ]);
+
+/** The key the runtime registers a syscall under, and the immediate of a v3 `call` to it. */
+export function syscallHash(name: string): number {
+  return murmur3(new TextEncoder().encode(name));
+}

@@ -62,3 +62,36 @@ export function dynamicRelocations(program: Uint8Array): DynamicRelocation[] {
     symbolName: symbols[relocation.symbolIndex]?.name ?? "<missing>",
   }));
 }
+
+export interface LoadedSegment {
+  fileOffset: number;
+  vaddr: bigint;
+  bytes: Uint8Array;
+}
+
+/** SBPF v3's two segments, found the way its loader finds them: by program header, not section. */
+export function strictSegments(program: Uint8Array): { rodata: LoadedSegment; bytecode: LoadedSegment } {
+  const [rodata, bytecode] = readElf(program).programHeaders.map((header) => ({
+    fileOffset: header.offset,
+    vaddr: BigInt(header.vaddr),
+    bytes: program.subarray(header.offset, header.offset + header.filesz),
+  }));
+  if (!rodata || !bytecode) throw new Error("expected two program headers");
+  return { rodata, bytecode };
+}
+
+/** The instructions of v3's bytecode segment; `index` counts 8-byte slots from its start. */
+export function bytecodeInstructions(
+  program: Uint8Array,
+): Array<Instruction & { index: number; source: number }> {
+  const { bytecode } = strictSegments(program);
+  const view = new DataView(bytecode.bytes.buffer, bytecode.bytes.byteOffset, bytecode.bytes.byteLength);
+  return Array.from({ length: bytecode.bytes.length / 8 }, (_, index) => ({
+    index,
+    fileOffset: bytecode.fileOffset + index * 8,
+    opcode: view.getUint8(index * 8),
+    registers: view.getUint8(index * 8 + 1),
+    source: view.getUint8(index * 8 + 1) >> 4,
+    immediate: view.getInt32(index * 8 + 4, true),
+  }));
+}

@@ -1,4 +1,5 @@
-import { FailedTransactionMetadata, LiteSVM, TransactionMetadata } from "litesvm";
+import { FailedTransactionMetadata, FeatureSet, LiteSVM, TransactionMetadata } from "litesvm";
+import { DISABLE_SBPF_V0_V1_V2_DEPLOYMENT_FEATURE } from "../../sbpf-link/sbpf-version.js";
 import {
   AccountRole,
   address,
@@ -41,8 +42,23 @@ export interface FundedSvm {
   payer: KeyPairSigner;
 }
 
-export async function createFundedSvm(): Promise<FundedSvm> {
-  const svm = new LiteSVM();
+/**
+ * Every feature litesvm knows, SIMD-0500 (no more v0/v1/v2 deployments) among them: the runtime
+ * an ABAS deployment must survive once SIMD-0500 is activated on the clusters.
+ */
+export function featuresWithSimd0500(): FeatureSet {
+  const features = FeatureSet.allEnabled();
+  const simd0500 = Uint8Array.from(
+    getAddressEncoder().encode(address(DISABLE_SBPF_V0_V1_V2_DEPLOYMENT_FEATURE)),
+  );
+  if (!features.isActive(simd0500)) throw new Error("litesvm's feature set lacks SIMD-0500");
+  return features;
+}
+
+export async function createFundedSvm({ simd0500 = false }: { simd0500?: boolean } = {}): Promise<FundedSvm> {
+  const svm = simd0500
+    ? new LiteSVM().withFeatureSet(featuresWithSimd0500()).withBuiltins().withSysvars().withPrecompiles()
+    : new LiteSVM();
   const payer = await generateKeyPairSigner();
   svm.airdrop(payer.address, lamports(100_000_000_000n));
   return { svm, payer };
