@@ -138,7 +138,12 @@ export const IndexerStateKey = {
   /** The last error the indexer met (empty when the last poll succeeded), and when. */
   LastError: "last_error",
   LastErrorAt: "last_error_at",
-  /** With PostgreSQL: the id of the indexer instance that holds the leader lock. */
+  /** The id of the indexer instance that leads (holds the leader lease). */
   Leader: "leader",
+  /**
+   * Why the index no longer matches the ledger (its checkpoint transaction is gone from the ledger,
+   * or the ledger is another one); empty or absent when it matches. Only a reindex clears it.
+   */
+  LedgerDivergence: "ledger_divergence",
 } as const;
 export type IndexerStateKey = (typeof IndexerStateKey)[keyof typeof IndexerStateKey];

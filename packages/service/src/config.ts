@@ -18,6 +18,14 @@ const Environment = z.object({
     .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
     .optional(),
   PUBLIC_URL: z.url().optional(),
+  TRUST_PROXY: z
+    .string()
+    .regex(
+      /^[0-9A-Fa-f.:/,\s]+$|^(loopback|linklocal|uniquelocal)$/,
+      "expected addresses or CIDR ranges, comma-separated",
+    )
+    .optional(),
+  DRAIN_DELAY_MS: z.coerce.number().int().min(0).max(300_000).default(0),
   LOG_LEVEL: z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"]).default("warn"),
 });
 
@@ -36,6 +44,10 @@ export interface ServiceConfig {
   readonly databaseUrl: string;
   /** The address users reach the service at (behind a proxy); links in pages and share cards use it. */
   readonly publicUrl: string | undefined;
+  /** Proxies (a load balancer) whose X-Forwarded-For names the client; undefined: none. */
+  readonly trustProxy: string | undefined;
+  /** On stop: how long to serve with readiness at 503 before closing the listener. */
+  readonly drainDelayMs: number;
   readonly logLevel: z.infer<typeof Environment>["LOG_LEVEL"];
 }
 
@@ -63,6 +75,8 @@ export function loadServiceConfig(env: NodeJS.ProcessEnv): ServiceConfig {
     programId: e.PROGRAM_ID,
     databaseUrl: e.DATABASE_URL ?? join(dataDir, "abas.sqlite"),
     publicUrl: e.PUBLIC_URL,
+    trustProxy: e.TRUST_PROXY,
+    drainDelayMs: e.DRAIN_DELAY_MS,
     logLevel: e.LOG_LEVEL,
   };
 }

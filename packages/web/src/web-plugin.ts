@@ -6,7 +6,14 @@
  */
 import cookie from "@fastify/cookie";
 import { LOCAL_PROGRAM_ID } from "@abas/sdk";
-import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
+import type {
+  FastifyError,
+  FastifyPluginAsync,
+  FastifyReply,
+  FastifyRequest,
+  FastifySchema,
+  RouteOptions,
+} from "fastify";
 
 import { loadWebAssets, type WebAsset } from "./assets/web-assets.js";
 import { createLedgerIdentityReader } from "./ledger/ledger-identity.js";
@@ -73,7 +80,13 @@ function appErrorHandler(context: WebContext) {
   };
 }
 
+/** Pages, their forms and assets are no HTTP API: the OpenAPI document leaves them out. */
+function hideFromOpenApi(route: RouteOptions): void {
+  route.schema = { ...route.schema, hide: true } as FastifySchema;
+}
+
 const appRoutes: FastifyPluginAsync<{ context: WebContext }> = async (app, { context }) => {
+  app.addHook("onRoute", hideFromOpenApi);
   await app.register(cookie);
   app.addContentTypeParser(
     "application/x-www-form-urlencoded",
@@ -113,7 +126,9 @@ export const webPlugin: FastifyPluginAsync<WebPluginOptions> = async (app, optio
   );
   const cache = new VerificationCache(context.ledger);
 
-  app.get("/", async (_request, reply) => reply.redirect("/app", 302));
+  app.get("/", { schema: { hide: true } as FastifySchema }, async (_request, reply) =>
+    reply.redirect("/app", 302),
+  );
   await app.register(appRoutes, { prefix: "/app", context });
   await app.register(actionRoutes, { context, cache });
 };
