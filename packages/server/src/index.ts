@@ -9,3 +9,4 @@ export {
   type RunningServer,
   type ServerTimeouts,
 } from "./server.js";
+export { TokenBucketRateLimiter, type RateLimitDecision } from "./rate-limiter.js";

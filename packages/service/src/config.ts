@@ -51,6 +51,11 @@ export interface ServiceConfig {
   readonly logLevel: z.infer<typeof Environment>["LOG_LEVEL"];
 }
 
+/** 127.0.0.0/8, ::1 and localhost: only this machine can reach the server there. */
+function isLoopbackHost(host: string): boolean {
+  return host === "localhost" || host === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
 export class ServiceConfigError extends Error {
   override readonly name = "ServiceConfigError";
 }
@@ -62,6 +67,12 @@ export function loadServiceConfig(env: NodeJS.ProcessEnv): ServiceConfig {
     throw new ServiceConfigError(`invalid settings: ${problems.join("; ")}`);
   }
   const e = parsed.data;
+  if (e.PUBLIC_URL === undefined && !isLoopbackHost(e.HOST)) {
+    throw new ServiceConfigError(
+      `invalid settings: PUBLIC_URL: required when HOST (${e.HOST}) is not a loopback address: sign-in and ` +
+        "share links name the site by it (set it to the address users reach, e.g. https://abas.example.com)",
+    );
+  }
   const dataDir = resolve(e.DATA_DIR);
   return {
     dataDir,

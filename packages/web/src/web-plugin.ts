@@ -22,7 +22,18 @@ import { errorPage } from "./pages/error-page.js";
 import { accountRoutes } from "./routes/account-routes.js";
 import { actionRoutes } from "./routes/action-routes.js";
 import { pageRoutes, sendPage } from "./routes/page-routes.js";
-import { createWebContext, HttpError, type WebContext, type WebPluginOptions } from "./web-context.js";
+import { loadSigningKey } from "./auth/secrets.js";
+import { withWebTables } from "./auth/web-tables.js";
+import {
+  createWebContext,
+  HttpError,
+  originOf,
+  type WebContext,
+  type WebPluginOptions,
+} from "./web-context.js";
+
+/** How long a share link waits for the ledger before it answers that it could not be checked. */
+const SHARE_LINK_LEDGER_TIMEOUT_MS = 3_000;
 
 const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
@@ -122,9 +133,19 @@ export const webPlugin: FastifyPluginAsync<WebPluginOptions> = async (app, optio
   const programId = options.programId ?? LOCAL_PROGRAM_ID;
   const context = createWebContext(
     { ...options, programId },
-    { assets: await loadWebAssets(), ledgerIdentity: createLedgerIdentityReader(options.rpcUrl) },
+    {
+      assets: await loadWebAssets(),
+      ledgerIdentity: createLedgerIdentityReader(options.rpcUrl),
+      signingKey: await loadSigningKey(withWebTables(options.db)),
+    },
   );
-  const cache = new VerificationCache(context.ledger);
+  // A share link is unfurled while someone waits: a ledger that hangs gives "could not be checked" soon.
+  const cache = new VerificationCache({ ...context.ledger, timeoutMs: SHARE_LINK_LEDGER_TIMEOUT_MS });
+
+  // Every page, form and share link names this site: a request for another Host is refused first.
+  app.addHook("onRequest", async (request) => {
+    originOf(context, request);
+  });
 
   app.get("/", { schema: { hide: true } as FastifySchema }, async (_request, reply) =>
     reply.redirect("/app", 302),

@@ -151,6 +151,9 @@ for (const target of testDatabaseTargets()) {
         db: database.db,
         dialect: database.dialect,
         rpcUrl: service.rpcUrl,
+        publicUrl: `http://${HOST}`,
+        // Every test browser asks from one address; the limits have their own test.
+        signInChallengesPerMinute: { perClient: 1_000, perServer: 1_000 },
         now: () => now,
       });
       await app.ready();
@@ -294,7 +297,14 @@ for (const target of testDatabaseTargets()) {
     before(async () => {
       database = await openTestDatabase(target.dialect);
       app = Fastify();
-      await app.register(webPlugin, { db: database.db, dialect: database.dialect, rpcUrl: service.rpcUrl });
+      await app.register(webPlugin, {
+        db: database.db,
+        dialect: database.dialect,
+        rpcUrl: service.rpcUrl,
+        publicUrl: `http://${HOST}`,
+        // Every test browser asks from one address; the limits have their own test.
+        signInChallengesPerMinute: { perClient: 1_000, perServer: 1_000 },
+      });
       await app.ready();
     });
     after(async () => {

@@ -6,6 +6,8 @@
  * The Action is informational: its button is disabled, its links open the Explorer and the
  * receipt page. Every answer carries the Actions CORS headers, X-Action-Version and X-Blockchain-Ids.
  */
+import { setTimeout as delay } from "node:timers/promises";
+
 import { getAttestation, type AttestationRecord as IndexedAttestation } from "@abas/db";
 import { getTransactionExplorerUrl } from "@abas/sdk";
 import type { ActionGetResponse, ActionsJson } from "@solana/actions-spec";
@@ -28,6 +30,9 @@ interface Subject {
 }
 
 type Reference = { readonly key: "tx" | "id"; readonly value: string };
+
+/** Once known, the ledger's identity is remembered; this bounds only the first asks of a hanging ledger. */
+const LEDGER_IDENTITY_WAIT_MS = 500;
 
 const ATTESTATION_ID = /^([1-9A-HJ-NP-Za-km-z]{32,44})(?::(\d{1,3}))?$/;
 
@@ -104,7 +109,11 @@ export const actionRoutes: FastifyPluginAsync<{ context: WebContext; cache: Veri
   };
 
   app.addHook("onRequest", async (_request, reply) => {
-    const identity = await context.ledgerIdentity().catch(() => undefined);
+    // The chain id header is worth a short wait only: a hanging ledger must not hold the answer.
+    const identity = await Promise.race([
+      context.ledgerIdentity().catch(() => undefined),
+      delay(LEDGER_IDENTITY_WAIT_MS, undefined),
+    ]);
     setActionHeaders(reply, identity?.blockchainId);
   });
 
