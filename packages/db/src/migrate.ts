@@ -5,6 +5,7 @@ import type { DatabaseHandle, Dialect } from "./create-database.js";
 import * as initial from "./migrations/2026-11-21T0000-initial.js";
 import * as apiKeyPrefix from "./migrations/2026-11-21T0100-api-key-prefix.js";
 import * as webSignIn from "./migrations/2026-11-21T0200-web-sign-in.js";
+import * as indexerLeaderLease from "./migrations/2026-11-23T0100-indexer-leader-lease.js";
 import * as webSecrets from "./migrations/2026-11-23T0200-web-secrets.js";
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
@@ -14,6 +15,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   "2026-11-21T0000-initial": initial,
   "2026-11-21T0100-api-key-prefix": apiKeyPrefix,
   "2026-11-21T0200-web-sign-in": webSignIn,
+  "2026-11-23T0100-indexer-leader-lease": indexerLeaderLease,
   "2026-11-23T0200-web-secrets": webSecrets,
 };
 

@@ -91,6 +91,20 @@ export interface IndexerStateTable {
   value: string;
 }
 
+/** The indexer's leader lease: one row (id 1). See migration 2026-11-23T0100-indexer-leader-lease. */
+export interface IndexerLeaderTable {
+  id: number;
+  /** The leading indexer's instance id; empty when nobody leads. */
+  holder: string;
+  /** Its host and process id: a lease whose holder process on this host is gone is free at once. */
+  host: string;
+  pid: number;
+  /** Raised at every takeover; the leader's writes check it (fencing). */
+  epoch: number;
+  /** Unix ms, by the database's clock, after which another indexer may take the lease. */
+  expires_at: number;
+}
+
 export interface ApiKeysTable {
   id: string;
   name: string;
@@ -111,6 +125,7 @@ export interface Database {
   batches: BatchesTable;
   processed_transactions: ProcessedTransactionsTable;
   indexer_state: IndexerStateTable;
+  indexer_leader: IndexerLeaderTable;
   api_keys: ApiKeysTable;
 }
 
