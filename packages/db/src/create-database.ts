@@ -81,8 +81,8 @@ function openPostgres(options: OpenDatabaseOptions): DatabaseHandle {
     },
   });
   const reportConnectionError = (error: Error) => options.onConnectionError?.(error);
-  // Idle connections report on the pool, connections in use (a held advisory lock, a running
-  // query) on themselves: listen on both, so a broken connection fails its query, not the process.
+  // Idle connections report on the pool, connections in use (a running query) on themselves:
+  // listen on both, so a broken connection fails its query, not the process.
   pool.on("error", reportConnectionError);
   pool.on("connect", (client) => client.on("error", reportConnectionError));
   const url = new URL(options.url);

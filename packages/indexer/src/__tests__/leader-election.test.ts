@@ -1,8 +1,8 @@
 /**
  * Two indexers on one database: exactly one leads and writes, the other follows; when the leader
- * is killed, the follower takes over and continues where it stopped. With PostgreSQL this is the
- * advisory lock (several indexers for availability); with SQLite, the lease that keeps a second
- * process from indexing the same file.
+ * is killed, or frozen with SIGSTOP while its connections stay open, the follower takes over and
+ * continues where it stopped, and the frozen one, once resumed, writes nothing (the lease row's
+ * fencing, on SQLite and PostgreSQL alike).
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
