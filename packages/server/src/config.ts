@@ -18,6 +18,15 @@ const SQLITE_FILE_NAME = "abas.sqlite";
 
 const integer = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
+/** The load balancer's addresses (Fastify's trustProxy): addresses or CIDR ranges, comma-separated, or a named range. */
+export const TrustProxySetting = z
+  .string()
+  .regex(
+    /^[0-9A-Fa-f.:/,\s]+$|^(loopback|linklocal|uniquelocal)$/,
+    "expected addresses or CIDR ranges, comma-separated",
+  )
+  .optional();
+
 const DatabaseEnv = z.object({
   DATABASE_URL: z
     .string()
@@ -33,13 +42,7 @@ const ServerEnv = DatabaseEnv.extend({
   LOG_LEVEL: z.enum(LOG_LEVELS).default("info"),
   RATE_LIMIT_PER_MINUTE: integer(1, 1_000_000_000).default(DEFAULT_RATE_LIMIT_PER_MINUTE),
   FAILED_API_KEYS_PER_MINUTE: integer(1, 1_000_000_000).default(DEFAULT_FAILED_API_KEYS_PER_MINUTE),
-  TRUST_PROXY: z
-    .string()
-    .regex(
-      /^[0-9A-Fa-f.:/,\s]+$|^(loopback|linklocal|uniquelocal)$/,
-      "expected addresses or CIDR ranges, comma-separated",
-    )
-    .optional(),
+  TRUST_PROXY: TrustProxySetting,
   DRAIN_DELAY_MS: integer(0, 300_000).default(0),
   HEALTH_TIMEOUT_MS: integer(50, 60_000).default(DEFAULT_HEALTH_SETTINGS.timeoutMs),
   INDEXER_STALE_AFTER_SECONDS: integer(1, 86_400).default(DEFAULT_HEALTH_SETTINGS.staleAfterSeconds),

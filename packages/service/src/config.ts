@@ -1,5 +1,6 @@
 /** The service's settings, from the environment (see .env.example), checked before anything starts. */
 import { join, resolve } from "node:path";
+import { TrustProxySetting } from "@abas/server";
 import { z } from "zod";
 
 const port = z.coerce.number().int().min(0).max(65_535);
@@ -18,13 +19,7 @@ const Environment = z.object({
     .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
     .optional(),
   PUBLIC_URL: z.url().optional(),
-  TRUST_PROXY: z
-    .string()
-    .regex(
-      /^[0-9A-Fa-f.:/,\s]+$|^(loopback|linklocal|uniquelocal)$/,
-      "expected addresses or CIDR ranges, comma-separated",
-    )
-    .optional(),
+  TRUST_PROXY: TrustProxySetting,
   DRAIN_DELAY_MS: z.coerce.number().int().min(0).max(300_000).default(0),
   LOG_LEVEL: z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"]).default("warn"),
 });
