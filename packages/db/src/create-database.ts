@@ -2,7 +2,7 @@
  * Opens the database: SQLite (better-sqlite3, a file, the embedded default) or PostgreSQL when a
  * `postgres://` URL is given. Both go through the same Kysely query layer.
  */
-import { mkdirSync } from "node:fs";
+import { chmodSync, closeSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 import SqliteDatabase from "better-sqlite3";
 import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
@@ -42,8 +42,23 @@ export function isPostgresUrl(url: string): boolean {
   return /^postgres(ql)?:\/\//.test(url);
 }
 
+/** API key hashes and web sessions live here: owner only. */
+const PRIVATE_FILE_MODE = 0o600;
+const PRIVATE_DIRECTORY_MODE = 0o700;
+
+/**
+ * Creates the file 0600 before SQLite opens it (SQLite would make it 0644; its -wal and -shm files
+ * copy the database file's mode), and tightens a file an older version left readable by others.
+ */
+function createPrivateFile(file: string): void {
+  const created = mkdirSync(dirname(file), { recursive: true, mode: PRIVATE_DIRECTORY_MODE });
+  if (created !== undefined) chmodSync(dirname(file), PRIVATE_DIRECTORY_MODE);
+  closeSync(openSync(file, "a", PRIVATE_FILE_MODE));
+  chmodSync(file, PRIVATE_FILE_MODE);
+}
+
 function openSqlite(file: string): DatabaseHandle {
-  if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
+  if (file !== ":memory:") createPrivateFile(file);
   const sqlite = new SqliteDatabase(file);
   // WAL: readers never block the writer; a killed process loses no committed transaction.
   sqlite.pragma("journal_mode = WAL");
@@ -66,8 +81,8 @@ function openPostgres(options: OpenDatabaseOptions): DatabaseHandle {
     },
   });
   const reportConnectionError = (error: Error) => options.onConnectionError?.(error);
-  // Idle connections report on the pool, connections in use (a held advisory lock, a running
-  // query) on themselves: listen on both, so a broken connection fails its query, not the process.
+  // Idle connections report on the pool, connections in use (a running query) on themselves:
+  // listen on both, so a broken connection fails its query, not the process.
   pool.on("error", reportConnectionError);
   pool.on("connect", (client) => client.on("error", reportConnectionError));
   const url = new URL(options.url);

@@ -6,6 +6,8 @@ import * as initial from "./migrations/2026-11-21T0000-initial.js";
 import * as apiKeyPrefix from "./migrations/2026-11-21T0100-api-key-prefix.js";
 import * as webSignIn from "./migrations/2026-11-21T0200-web-sign-in.js";
 import * as batchLeaves from "./migrations/2026-11-23T0000-batch-leaves.js";
+import * as indexerLeaderLease from "./migrations/2026-11-23T0100-indexer-leader-lease.js";
+import * as webSecrets from "./migrations/2026-11-23T0200-web-secrets.js";
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -15,6 +17,8 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   "2026-11-21T0100-api-key-prefix": apiKeyPrefix,
   "2026-11-21T0200-web-sign-in": webSignIn,
   "2026-11-23T0000-batch-leaves": batchLeaves,
+  "2026-11-23T0100-indexer-leader-lease": indexerLeaderLease,
+  "2026-11-23T0200-web-secrets": webSecrets,
 };
 
 export async function migrateToLatest(handle: DatabaseHandle): Promise<MigrationResultSet> {

@@ -104,6 +104,20 @@ export interface IndexerStateTable {
   value: string;
 }
 
+/** The indexer's leader lease: one row (id 1). See migration 2026-11-23T0100-indexer-leader-lease. */
+export interface IndexerLeaderTable {
+  id: number;
+  /** The leading indexer's instance id; empty when nobody leads. */
+  holder: string;
+  /** Its host and process id: a lease whose holder process on this host is gone is free at once. */
+  host: string;
+  pid: number;
+  /** Raised at every takeover; the leader's writes check it (fencing). */
+  epoch: number;
+  /** Unix ms, by the database's clock, after which another indexer may take the lease. */
+  expires_at: number;
+}
+
 export interface ApiKeysTable {
   id: string;
   name: string;
@@ -125,6 +139,7 @@ export interface Database {
   batch_leaves: BatchLeavesTable;
   processed_transactions: ProcessedTransactionsTable;
   indexer_state: IndexerStateTable;
+  indexer_leader: IndexerLeaderTable;
   api_keys: ApiKeysTable;
 }
 
@@ -152,7 +167,12 @@ export const IndexerStateKey = {
   /** The last error the indexer met (empty when the last poll succeeded), and when. */
   LastError: "last_error",
   LastErrorAt: "last_error_at",
-  /** With PostgreSQL: the id of the indexer instance that holds the leader lock. */
+  /** The id of the indexer instance that leads (holds the leader lease). */
   Leader: "leader",
+  /**
+   * Why the index no longer matches the ledger (its checkpoint transaction is gone from the ledger,
+   * or the ledger is another one); empty or absent when it matches. Only a reindex clears it.
+   */
+  LedgerDivergence: "ledger_divergence",
 } as const;
 export type IndexerStateKey = (typeof IndexerStateKey)[keyof typeof IndexerStateKey];

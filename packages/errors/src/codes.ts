@@ -136,16 +136,19 @@ export const ABAS_API__API_KEY_UNKNOWN = 4102;
 export const ABAS_API__API_KEY_REVOKED = 4103;
 // ABAS_API, 4200-4299: rate limits
 export const ABAS_API__RATE_LIMITED = 4200;
+export const ABAS_API__TOO_MANY_FAILED_API_KEYS = 4201;
 // ABAS_API, 4300-4399: resources that do not exist
 export const ABAS_API__ROUTE_NOT_FOUND = 4300;
 export const ABAS_API__ATTESTATION_NOT_FOUND = 4301;
 export const ABAS_API__AGENT_NOT_FOUND = 4302;
-// ABAS_API, 4400-4499: health check causes (the service cannot serve fresh ledger data)
+// ABAS_API, 4400-4499: health and readiness causes (the service cannot serve fresh ledger data)
 export const ABAS_API__DATABASE_UNAVAILABLE = 4400;
 export const ABAS_API__LEDGER_UNREACHABLE = 4401;
 export const ABAS_API__INDEXER_NEVER_RAN = 4402;
 export const ABAS_API__INDEXER_STALE = 4403;
 export const ABAS_API__INDEXER_BEHIND = 4404;
+export const ABAS_API__INDEX_DIVERGED = 4405;
+export const ABAS_API__SHUTTING_DOWN = 4406;
 // ABAS_API, 4500-4599: server failures (details only in the server's log)
 export const ABAS_API__INTERNAL_ERROR = 4500;
 // ABAS_API, 4600-4699: API key management and server configuration
@@ -258,6 +261,7 @@ export type AbasApiErrorCode =
   | typeof ABAS_API__API_KEY_UNKNOWN
   | typeof ABAS_API__API_KEY_REVOKED
   | typeof ABAS_API__RATE_LIMITED
+  | typeof ABAS_API__TOO_MANY_FAILED_API_KEYS
   | typeof ABAS_API__ROUTE_NOT_FOUND
   | typeof ABAS_API__ATTESTATION_NOT_FOUND
   | typeof ABAS_API__AGENT_NOT_FOUND
@@ -266,6 +270,8 @@ export type AbasApiErrorCode =
   | typeof ABAS_API__INDEXER_NEVER_RAN
   | typeof ABAS_API__INDEXER_STALE
   | typeof ABAS_API__INDEXER_BEHIND
+  | typeof ABAS_API__INDEX_DIVERGED
+  | typeof ABAS_API__SHUTTING_DOWN
   | typeof ABAS_API__INTERNAL_ERROR
   | typeof ABAS_API__API_KEY_NOT_FOUND
   | typeof ABAS_API__API_KEY_ALREADY_REVOKED

@@ -61,6 +61,9 @@ import type {
   ABAS_API__INDEXER_NEVER_RAN,
   ABAS_API__INDEXER_STALE,
   ABAS_API__INDEXER_BEHIND,
+  ABAS_API__INDEX_DIVERGED,
+  ABAS_API__SHUTTING_DOWN,
+  ABAS_API__TOO_MANY_FAILED_API_KEYS,
   ABAS_API__INTERNAL_ERROR,
   ABAS_API__API_KEY_NOT_FOUND,
   ABAS_API__API_KEY_ALREADY_REVOKED,
@@ -156,6 +159,7 @@ type SpecifiedContext = { [P in AbasProgramErrorCode]: ProgramErrorContext } & {
   [ABAS_API__API_KEY_UNKNOWN]: undefined;
   [ABAS_API__API_KEY_REVOKED]: undefined;
   [ABAS_API__RATE_LIMITED]: { limit: number; windowSeconds: number; retryAfterSeconds: number };
+  [ABAS_API__TOO_MANY_FAILED_API_KEYS]: { limit: number; windowSeconds: number; retryAfterSeconds: number };
   [ABAS_API__ROUTE_NOT_FOUND]: { method: string; path: string };
   [ABAS_API__ATTESTATION_NOT_FOUND]: { id: string };
   [ABAS_API__AGENT_NOT_FOUND]: { agent: string };
@@ -164,6 +168,8 @@ type SpecifiedContext = { [P in AbasProgramErrorCode]: ProgramErrorContext } & {
   [ABAS_API__INDEXER_NEVER_RAN]: undefined;
   [ABAS_API__INDEXER_STALE]: { secondsSinceHeartbeat: number; staleAfterSeconds: number };
   [ABAS_API__INDEXER_BEHIND]: { lagSlots: number; maxLagSlots: number };
+  [ABAS_API__INDEX_DIVERGED]: { reason: string };
+  [ABAS_API__SHUTTING_DOWN]: undefined;
   [ABAS_API__INTERNAL_ERROR]: { requestId: string };
   [ABAS_API__API_KEY_NOT_FOUND]: { id: string };
   [ABAS_API__API_KEY_ALREADY_REVOKED]: { id: string };

@@ -101,6 +101,9 @@ import {
   ABAS_API__INDEXER_NEVER_RAN,
   ABAS_API__INDEXER_STALE,
   ABAS_API__INDEXER_BEHIND,
+  ABAS_API__INDEX_DIVERGED,
+  ABAS_API__SHUTTING_DOWN,
+  ABAS_API__TOO_MANY_FAILED_API_KEYS,
   ABAS_API__INTERNAL_ERROR,
   ABAS_API__API_KEY_NOT_FOUND,
   ABAS_API__API_KEY_ALREADY_REVOKED,
@@ -237,6 +240,8 @@ export const AbasErrorMessages: Readonly<{ [P in AbasErrorCode]: string }> = {
   [ABAS_API__API_KEY_REVOKED]: "The API key was revoked",
   [ABAS_API__RATE_LIMITED]:
     "Rate limit of $limit requests per $windowSeconds s reached for this API key; retry in $retryAfterSeconds s",
+  [ABAS_API__TOO_MANY_FAILED_API_KEYS]:
+    "Too many refused API keys from this client ($limit per $windowSeconds s); retry in $retryAfterSeconds s",
   [ABAS_API__ROUTE_NOT_FOUND]: "No route $method $path",
   [ABAS_API__ATTESTATION_NOT_FOUND]: "No attestation with id or transaction signature $id is indexed",
   [ABAS_API__AGENT_NOT_FOUND]: "No agent $agent is indexed",
@@ -247,6 +252,9 @@ export const AbasErrorMessages: Readonly<{ [P in AbasErrorCode]: string }> = {
     "The indexer last reported $secondsSinceHeartbeat s ago (stale after $staleAfterSeconds s)",
   [ABAS_API__INDEXER_BEHIND]:
     "The indexer is $lagSlots slots behind the ledger (at most $maxLagSlots allowed)",
+  [ABAS_API__INDEX_DIVERGED]:
+    "The index holds data the ledger does not ($reason): rebuild it from the ledger with abas reindex",
+  [ABAS_API__SHUTTING_DOWN]: "This server is shutting down and takes no new requests",
   [ABAS_API__INTERNAL_ERROR]: "The server met an unexpected error; it is logged under request id $requestId",
   [ABAS_API__API_KEY_NOT_FOUND]: "No API key with id $id",
   [ABAS_API__API_KEY_ALREADY_REVOKED]: "API key $id is already revoked",

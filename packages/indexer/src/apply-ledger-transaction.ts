@@ -30,6 +30,8 @@ export type ApplyLedgerTransactionInput = Readonly<{
   snapshot: AccountSnapshot;
   logger: Logger;
   now: number;
+  /** The leader lease's fence, run first in the transaction (leadership/leader-lease.ts); the poller always passes it. */
+  fence?: (trx: IndexerDatabase) => Promise<void>;
 }>;
 
 async function applyInstruction(context: ApplyContext, instruction: ProgramInstruction): Promise<void> {
@@ -66,10 +68,11 @@ async function applyFailedTransaction(context: ApplyContext): Promise<void> {
 
 export async function applyLedgerTransaction(
   db: IndexerDatabase,
-  { programId, transaction, snapshot, logger, now }: ApplyLedgerTransactionInput,
+  { programId, transaction, snapshot, logger, now, fence }: ApplyLedgerTransactionInput,
 ): Promise<ApplyOutcome> {
   const failed = transaction.error !== null;
   return await db.transaction().execute(async (trx) => {
+    await fence?.(trx);
     const inserted = await trx
       .insertInto("processed_transactions")
       .values({

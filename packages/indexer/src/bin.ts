@@ -39,6 +39,7 @@ async function runIndexer(config: IndexerConfig, database: DatabaseHandle, logge
     programId: config.programId,
     database,
     pollIntervalMs: config.pollIntervalMs,
+    leaseMs: config.leaseMs,
     commitment: config.commitment,
     logger,
   });

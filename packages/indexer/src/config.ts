@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { isAddress, type Address, type Commitment } from "@solana/kit";
 import { z } from "zod";
 
+import { DEFAULT_LEASE_MS } from "./leadership/leader-lease-row.js";
 import { LOG_LEVELS, type LogLevel } from "./logger.js";
 
 /** The program the local ledger (`@abas/ledger`) deploys. */
@@ -25,6 +26,8 @@ export type IndexerConfig = Readonly<{
   /** A `postgres://` URL, or the SQLite file. */
   databaseUrl: string;
   pollIntervalMs: number;
+  /** How long the leader lease lasts without renewal: the bound on a frozen leader's failover. */
+  leaseMs: number;
   commitment: IndexerCommitment;
   logLevel: LogLevel;
 }>;
@@ -49,6 +52,10 @@ const EnvironmentSchema = z.object({
   POLL_INTERVAL_MS: z.preprocess(
     unsetIfEmpty,
     z.coerce.number().int().min(50).max(600_000).default(DEFAULT_POLL_INTERVAL_MS),
+  ),
+  LEADER_LEASE_MS: z.preprocess(
+    unsetIfEmpty,
+    z.coerce.number().int().min(1_000).max(600_000).default(DEFAULT_LEASE_MS),
   ),
   INDEXER_COMMITMENT: z.preprocess(unsetIfEmpty, z.enum(["confirmed", "finalized"]).default("finalized")),
   LOG_LEVEL: z.preprocess(
@@ -85,6 +92,7 @@ export function parseIndexerConfig(env: Readonly<Record<string, string | undefin
     programId: values.PROGRAM_ID as Address,
     databaseUrl: values.DATABASE_URL ?? join(values.DATA_DIR, SQLITE_FILE_NAME),
     pollIntervalMs: values.POLL_INTERVAL_MS,
+    leaseMs: values.LEADER_LEASE_MS,
     commitment: values.INDEXER_COMMITMENT,
     logLevel: values.LOG_LEVEL,
   };

@@ -6,10 +6,15 @@ export * from "./config.js";
 export * from "./describe-error.js";
 export * from "./indexer.js";
 export type { IndexerDatabase } from "./indexer-database.js";
-export type { LeaderElection, LeaderLease } from "./leadership/leader-lease.js";
+export {
+  LeadershipLostError,
+  writeAsLeader,
+  type LeaderElection,
+  type LeaderLease,
+} from "./leadership/leader-lease.js";
 export { createLeaderElection } from "./leadership/leader-election.js";
-export { INDEXER_ADVISORY_LOCK_KEY } from "./leadership/postgres-advisory-lock.js";
-export { LEADER_LEASE_KEY } from "./leadership/sqlite-lease.js";
+export { DEFAULT_LEASE_MS } from "./leadership/leader-lease-row.js";
+export * from "./ledger-agreement.js";
 export * from "./ledger-identity.js";
 export * from "./logger.js";
 export * from "./poller.js";

@@ -18,7 +18,7 @@ import {
 } from "./config.js";
 import { describeError } from "./describe-error.js";
 import { createLeaderElection } from "./leadership/leader-election.js";
-import type { LeaderLease } from "./leadership/leader-lease.js";
+import { LeadershipLostError, writeAsLeader, type LeaderLease } from "./leadership/leader-lease.js";
 import { createIndexerLogger, type Logger } from "./logger.js";
 import { pollLedger } from "./poller.js";
 import { startSubscriptionWakeUp } from "./subscription-wake-up.js";
@@ -44,6 +44,8 @@ export type IndexerOptions = Readonly<{
   subscribe?: boolean;
   /** How often a follower asks for leadership; default 2000 ms. */
   followerRetryMs?: number;
+  /** How long the leader lease lasts without renewal (renewed every quarter of it); default 10 000 ms. */
+  leaseMs?: number;
   /** First and largest delay between polls after a failure; default 500 ms and 10 000 ms. */
   firstBackoffMs?: number;
   maxBackoffMs?: number;
@@ -96,7 +98,7 @@ export async function startIndexer(options: IndexerOptions): Promise<RunningInde
 
   if (options.migrate !== false) await migrateToLatest(options.database);
   const rpc = createSolanaRpc(options.rpcUrl);
-  const election = createLeaderElection(options.database, instanceId, logger);
+  const election = createLeaderElection(options.database, instanceId, logger, options.leaseMs);
   const wake = new WakeSignal();
   let stopping = false;
   let status: IndexerStatus = {
@@ -125,7 +127,9 @@ export async function startIndexer(options: IndexerOptions): Promise<RunningInde
         : startSubscriptionWakeUp({ wsUrl, programId, commitment, logger, onActivity: () => wake.wake() });
     let failures = 0;
     try {
-      await writeIndexerState(db, { [IndexerStateKey.Leader]: instanceId });
+      await writeAsLeader(db, lease, (trx) =>
+        writeIndexerState(trx, { [IndexerStateKey.Leader]: instanceId }),
+      );
       while (!stopping && lease.held) {
         try {
           const result = await pollLedger({
@@ -137,6 +141,7 @@ export async function startIndexer(options: IndexerOptions): Promise<RunningInde
             assertActive: () => {
               if (stopping || !lease.held) throw new PollInterrupted();
             },
+            lease,
           });
           failures = 0;
           update({
@@ -153,13 +158,14 @@ export async function startIndexer(options: IndexerOptions): Promise<RunningInde
             );
           }
         } catch (error) {
-          if (error instanceof PollInterrupted) break;
+          if (error instanceof PollInterrupted || error instanceof LeadershipLostError) break;
           failures += 1;
           const message = describeError(error);
           update({ lastError: message });
           logger.warn({ error: message, failures }, "poll failed; retrying");
-          await writeLastError(db, message, Date.now()).catch((dbError: unknown) =>
-            logger.error({ error: describeError(dbError) }, "could not record the poll failure"),
+          await writeAsLeader(db, lease, (trx) => writeLastError(trx, message, Date.now())).catch(
+            (dbError: unknown) =>
+              logger.error({ error: describeError(dbError) }, "could not record the poll failure"),
           );
         }
         const delay =

@@ -11,6 +11,8 @@ import { MAX_ACCOUNTS_PER_SNAPSHOT, readAccountSnapshot } from "./account-snapsh
 import { applyLedgerTransaction } from "./apply-ledger-transaction.js";
 import { readCheckpoint, writeHeartbeat, writeIndexerState } from "./checkpoint-store.js";
 import type { IndexerDatabase } from "./indexer-database.js";
+import { writeAsLeader, type LeaderLease } from "./leadership/leader-lease.js";
+import { checkCheckpointOnLedger } from "./ledger-agreement.js";
 import { checkLedgerIdentity } from "./ledger-identity.js";
 import type { Logger } from "./logger.js";
 import { rpcRequestOptions } from "./rpc-request-options.js";
@@ -31,6 +33,8 @@ export type PollOptions = Readonly<{
   logger: Logger;
   /** Throws to abort the poll between two transactions (stopping, or leadership lost). */
   assertActive: () => void;
+  /** Every write is fenced by the leader lease: a stale leader's writes are refused. */
+  lease: Pick<LeaderLease, "fence">;
   onProgress?: (progress: PollProgress) => void;
   now?: () => number;
 }>;
@@ -81,11 +85,12 @@ async function findApplied(db: IndexerDatabase, signatures: readonly Signature[]
 }
 
 export async function pollLedger(options: PollOptions): Promise<PollResult> {
-  const { rpc, programId, commitment, db, logger, assertActive } = options;
+  const { rpc, programId, commitment, db, logger, assertActive, lease } = options;
   const now = options.now ?? Date.now;
-  await checkLedgerIdentity(rpc, db);
+  await checkLedgerIdentity(rpc, db, lease, logger);
   const headSlot = await rpc.getSlot({ commitment }).send(rpcRequestOptions());
   const checkpoint = await readCheckpoint(db);
+  if (checkpoint !== undefined) await checkCheckpointOnLedger(rpc, db, lease, checkpoint, logger);
   const listed = await listSignaturesSince(rpc, programId, checkpoint?.signature, commitment);
   if (listed.length > 0)
     logger.debug({ count: listed.length, since: checkpoint?.signature }, "new program transactions");
@@ -141,6 +146,7 @@ export async function pollLedger(options: PollOptions): Promise<PollResult> {
           snapshot,
           logger,
           now: now(),
+          fence: lease.fence,
         });
         if (outcome === "applied") applied += 1;
         else alreadyApplied += 1;
@@ -150,15 +156,17 @@ export async function pollLedger(options: PollOptions): Promise<PollResult> {
     if (done.has(last.signature)) {
       // Nothing applied moved the cursor past these: move it, so the next poll does not list them again.
       assertActive();
-      await writeIndexerState(db, {
-        [IndexerStateKey.CursorSignature]: last.signature,
-        [IndexerStateKey.CursorSlot]: last.slot.toString(),
-      });
+      await writeAsLeader(db, lease, (trx) =>
+        writeIndexerState(trx, {
+          [IndexerStateKey.CursorSignature]: last.signature,
+          [IndexerStateKey.CursorSlot]: last.slot.toString(),
+        }),
+      );
     }
     processed += chunk.length;
     options.onProgress?.({ processed, total: listed.length });
   }
   assertActive();
-  await writeHeartbeat(db, headSlot, now());
+  await writeAsLeader(db, lease, (trx) => writeHeartbeat(trx, headSlot, now()));
   return { listed: listed.length, applied, alreadyApplied, headSlot };
 }

@@ -1,9 +1,12 @@
 /**
  * Rebuilds the database from the ledger alone: clears everything the indexer wrote (agents,
  * attestations, batches, processed transactions, its state; API keys are kept), then applies
- * the program's whole history from its first transaction. It takes leadership first, so it never
- * races a running indexer: it waits for that one to stop.
+ * the program's whole history from its first transaction. It takes the leader lease first, from a
+ * running indexer too: that one's next write is refused by the fence, it follows until the reindex
+ * releases the lease, then leads again from the rebuilt checkpoint. Nothing runs twice at once.
  */
+import { setTimeout as delay } from "node:timers/promises";
+
 import { IndexerStateKey, migrateToLatest } from "@abas/db";
 import { createSolanaRpc, type Address } from "@solana/kit";
 
@@ -13,9 +16,8 @@ import { describeError } from "./describe-error.js";
 import { newInstanceId, type IndexerOptions } from "./indexer.js";
 import type { IndexerDatabase } from "./indexer-database.js";
 import { createLeaderElection } from "./leadership/leader-election.js";
-import type { LeaderElection, LeaderLease } from "./leadership/leader-lease.js";
-import { LEADER_LEASE_KEY } from "./leadership/sqlite-lease.js";
-import { createIndexerLogger, type Logger } from "./logger.js";
+import { writeAsLeader, type LeaderElection, type LeaderLease } from "./leadership/leader-lease.js";
+import { createIndexerLogger } from "./logger.js";
 import { pollLedger } from "./poller.js";
 
 export type ReindexProgress = Readonly<{
@@ -36,7 +38,7 @@ export type ReindexSummary = Readonly<{
 
 export type ReindexOptions = Pick<
   IndexerOptions,
-  "rpcUrl" | "programId" | "database" | "commitment" | "logger" | "instanceId" | "followerRetryMs" | "migrate"
+  "rpcUrl" | "programId" | "database" | "commitment" | "logger" | "instanceId" | "migrate"
 > &
   Readonly<{
     onProgress?: (progress: ReindexProgress) => void;
@@ -48,31 +50,33 @@ export class ReindexAbortedError extends Error {
   override readonly name = "ReindexAbortedError";
 }
 
-/** Deletes every row the indexer derived from the ledger, in one transaction; keeps API keys and the leader lease. */
-export async function clearIndexedData(db: IndexerDatabase): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+/**
+ * Deletes every row the indexer derived from the ledger (its state with its checkpoint and any
+ * recorded divergence included), in one transaction; keeps API keys and the leader lease.
+ */
+export async function clearIndexedData(
+  db: IndexerDatabase,
+  lease: Pick<LeaderLease, "fence">,
+): Promise<void> {
+  await writeAsLeader(db, lease, async (trx) => {
     await trx.deleteFrom("attestations").execute();
     await trx.deleteFrom("batches").execute();
     await trx.deleteFrom("agents").execute();
     await trx.deleteFrom("processed_transactions").execute();
-    await trx.deleteFrom("indexer_state").where("key", "!=", LEADER_LEASE_KEY).execute();
+    await trx.deleteFrom("indexer_state").execute();
   });
 }
 
-async function waitForLeadership(
+/** Takes the lease, from a running leader too; retries only when another indexer moved it meanwhile. */
+async function takeLeadership(
   election: LeaderElection,
-  retryMs: number,
-  logger: Logger,
   signal: AbortSignal | undefined,
 ): Promise<LeaderLease> {
-  let logged = false;
   for (;;) {
-    if (signal?.aborted) throw new ReindexAbortedError("reindex aborted while waiting for leadership");
-    const lease = await election.tryAcquire();
+    if (signal?.aborted) throw new ReindexAbortedError("reindex aborted before it started");
+    const lease = await election.tryAcquire({ takeOver: true });
     if (lease !== undefined) return lease;
-    if (!logged) logger.warn("another indexer is running on this database; waiting for it to stop");
-    logged = true;
-    await new Promise((resolve) => setTimeout(resolve, retryMs));
+    await delay(100);
   }
 }
 
@@ -83,10 +87,10 @@ export async function reindex(options: ReindexOptions): Promise<ReindexSummary> 
   const { db } = options.database;
   if (options.migrate !== false) await migrateToLatest(options.database);
   const election = createLeaderElection(options.database, instanceId, logger);
-  const lease = await waitForLeadership(election, options.followerRetryMs ?? 2000, logger, options.signal);
+  const lease = await takeLeadership(election, options.signal);
   try {
-    await clearIndexedData(db);
-    await writeIndexerState(db, { [IndexerStateKey.Leader]: instanceId });
+    await clearIndexedData(db, lease);
+    await writeAsLeader(db, lease, (trx) => writeIndexerState(trx, { [IndexerStateKey.Leader]: instanceId }));
     const started = performance.now();
     const progressOf = (processed: number, total: number): ReindexProgress => {
       const elapsedMs = performance.now() - started;
@@ -102,6 +106,7 @@ export async function reindex(options: ReindexOptions): Promise<ReindexSummary> 
         if (options.signal?.aborted) throw new ReindexAbortedError("reindex aborted");
         if (!lease.held) throw new Error("leadership lost during the reindex");
       },
+      lease,
       onProgress: ({ processed, total }) => options.onProgress?.(progressOf(processed, total)),
     });
     const { elapsedMs, rate } = progressOf(result.listed, result.listed);

@@ -113,7 +113,8 @@ export async function spawnLedgerProcess(options: SpawnLedgerOptions): Promise<L
     }
   });
   const recentLogs = (): string => [...recent, stderrBuffer].join("\n").trim();
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  // "close", not "exit": by then stderr is read to its end, so the last log line (the reason) is kept.
+  const exited = new Promise<number | null>((resolve) => child.once("close", (code) => resolve(code)));
 
   const banner = await new Promise<Record<keyof typeof BANNER_FIELDS, string>>((resolve, reject) => {
     let printed = "";

@@ -1,13 +1,18 @@
 /**
  * The API key gate of every non-public route: reads the key from `Authorization: Bearer <key>` or
  * `X-API-Key`, verifies it, applies the key's rate limit, and records its use. It runs first
- * (onRequest), so an unauthenticated caller learns nothing about parameters or data.
+ * (onRequest), so an unauthenticated caller learns nothing about parameters or data. A client
+ * address whose keys were refused too often (each refusal cost a query) waits before the next try.
  */
 import {
   ABAS_API__API_KEY_MALFORMED,
   ABAS_API__API_KEY_MISSING,
+  ABAS_API__API_KEY_REVOKED,
+  ABAS_API__API_KEY_UNKNOWN,
   ABAS_API__RATE_LIMITED,
+  ABAS_API__TOO_MANY_FAILED_API_KEYS,
   AbasError,
+  isAbasError,
 } from "@abas/errors";
 import { verifyApiKey, type Database, type LastUsedRecorder } from "@abas/db";
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from "fastify";
@@ -62,23 +67,51 @@ export function setRateLimitHeaders(
 
 export interface ApiKeyAuthDependencies {
   readonly db: Kysely<Database>;
+  /** Requests per API key. */
   readonly rateLimiter: TokenBucketRateLimiter;
+  /** Refused keys (unknown or revoked: each cost a query) per client address. */
+  readonly failedKeyLimiter: TokenBucketRateLimiter;
   readonly lastUsed: LastUsedRecorder;
+}
+
+/** Refusals that cost a database lookup; a missing or malformed key is refused without one. */
+const LOOKED_UP_REFUSALS = [ABAS_API__API_KEY_UNKNOWN, ABAS_API__API_KEY_REVOKED] as const;
+
+function refuseWhenLimited(
+  reply: FastifyReply,
+  decision: RateLimitDecision,
+  limiter: TokenBucketRateLimiter,
+  code: typeof ABAS_API__RATE_LIMITED | typeof ABAS_API__TOO_MANY_FAILED_API_KEYS,
+): void {
+  if (decision.allowed) return;
+  reply.header("retry-after", decision.retryAfterSeconds);
+  throw new AbasError(code, {
+    limit: decision.limit,
+    windowSeconds: limiter.windowSeconds,
+    retryAfterSeconds: decision.retryAfterSeconds,
+  });
 }
 
 export function createApiKeyAuthHook(deps: ApiKeyAuthDependencies): onRequestAsyncHookHandler {
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    const key = await verifyApiKey(deps.db, readPresentedApiKey(request.headers));
+    const presented = readPresentedApiKey(request.headers);
+    const client = request.ip;
+    refuseWhenLimited(
+      reply,
+      deps.failedKeyLimiter.peek(client),
+      deps.failedKeyLimiter,
+      ABAS_API__TOO_MANY_FAILED_API_KEYS,
+    );
+    let key;
+    try {
+      key = await verifyApiKey(deps.db, presented);
+    } catch (error) {
+      if (LOOKED_UP_REFUSALS.some((code) => isAbasError(error, code))) deps.failedKeyLimiter.take(client);
+      throw error;
+    }
     const decision = deps.rateLimiter.take(key.id);
     setRateLimitHeaders(reply, decision, deps.rateLimiter.windowSeconds);
-    if (!decision.allowed) {
-      reply.header("retry-after", decision.retryAfterSeconds);
-      throw new AbasError(ABAS_API__RATE_LIMITED, {
-        limit: decision.limit,
-        windowSeconds: deps.rateLimiter.windowSeconds,
-        retryAfterSeconds: decision.retryAfterSeconds,
-      });
-    }
+    refuseWhenLimited(reply, decision, deps.rateLimiter, ABAS_API__RATE_LIMITED);
     deps.lastUsed.record(key.id);
   };
 }

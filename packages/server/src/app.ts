@@ -1,7 +1,7 @@
 /**
  * Builds the REST API as a Fastify instance, without listening (server.ts listens), so tests can
- * use `inject` or a real socket alike. Routes live under /api/v1; every route except health, ping
- * and the OpenAPI document needs an API key.
+ * use `inject` or a real socket alike. Routes live under /api/v1; every route except health,
+ * readiness, ping and the OpenAPI document needs an API key.
  */
 import { randomUUID } from "node:crypto";
 
@@ -14,9 +14,14 @@ import type { Kysely } from "kysely";
 import type { DestinationStream } from "pino";
 
 import { createApiKeyAuthHook } from "./api-key-auth.js";
-import { DEFAULT_HEALTH_SETTINGS, DEFAULT_RATE_LIMIT_PER_MINUTE } from "./defaults.js";
-import { handleError, handleNotFound } from "./error-handler.js";
+import {
+  DEFAULT_FAILED_API_KEYS_PER_MINUTE,
+  DEFAULT_HEALTH_SETTINGS,
+  DEFAULT_RATE_LIMIT_PER_MINUTE,
+} from "./defaults.js";
+import { handleClientError, handleError, handleNotFound } from "./error-handler.js";
 import type { HealthSettings } from "./health.js";
+import { createLifecycle, type Lifecycle } from "./lifecycle.js";
 import { loggerOptions, type LogLevel } from "./logger.js";
 import { TokenBucketRateLimiter } from "./rate-limiter.js";
 import { agentRoutes } from "./routes/agents.js";
@@ -36,6 +41,13 @@ export interface AppOptions {
   readonly logStream?: DestinationStream;
   /** Requests per key per minute (token bucket: also the burst). Default 600. */
   readonly rateLimitPerMinute?: number;
+  /** Refused keys (unknown or revoked) per client address per minute. Default 30. */
+  readonly failedApiKeysPerMinute?: number;
+  /**
+   * Which peers are proxies whose X-Forwarded-For names the client (Fastify's `trustProxy`: a
+   * comma-separated list of addresses or CIDR ranges). Default: none, the peer is the client.
+   */
+  readonly trustProxy?: string;
   readonly health?: Partial<Omit<HealthSettings, "rpcUrl">>;
 }
 
@@ -45,7 +57,7 @@ export type AbasApp = FastifyInstance<
   ServerResponse,
   FastifyBaseLogger,
   TypeBoxTypeProvider
-> & { readonly lastUsed: LastUsedRecorder };
+> & { readonly lastUsed: LastUsedRecorder; readonly lifecycle: Lifecycle };
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -59,10 +71,16 @@ export async function buildApp(options: AppOptions): Promise<AbasApp> {
   const app = Fastify({
     logger: loggerOptions(options.logLevel ?? "info", options.logStream),
     genReqId: requestIdOf,
+    trustProxy: options.trustProxy ?? false,
     // The API is GET-only, as its OpenAPI document says.
     exposeHeadRoutes: false,
     // Reject unknown query parameters instead of silently dropping them (a typo must not widen a filter).
     ajv: { customOptions: { removeAdditional: false } },
+    // While closing, requests on open connections are still served (server.ts drains first).
+    return503OnClosing: false,
+    // The router's and Node's own refusals are problem documents like every other error.
+    frameworkErrors: handleError,
+    clientErrorHandler: handleClientError,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const lastUsed = createLastUsedRecorder(options.db, {
@@ -72,11 +90,21 @@ export async function buildApp(options: AppOptions): Promise<AbasApp> {
     limit: options.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE,
     windowSeconds: 60,
   });
+  const failedKeyLimiter = new TokenBucketRateLimiter({
+    limit: options.failedApiKeysPerMinute ?? DEFAULT_FAILED_API_KEYS_PER_MINUTE,
+    windowSeconds: 60,
+  });
 
   app.setErrorHandler(handleError);
   app.setNotFoundHandler(handleNotFound);
+  const lifecycle = createLifecycle();
   app.addHook("onRequest", async (request, reply) => {
     void reply.header("x-request-id", request.id);
+  });
+  // Draining: every answer, also of a request that started before, closes its connection, so
+  // clients (a load balancer's pooled connections) reconnect elsewhere and the listener can close.
+  app.addHook("onSend", async (_request, reply) => {
+    if (lifecycle.draining) void reply.header("connection", "close");
   });
   app.addHook("onClose", async () => {
     await lastUsed.flush();
@@ -88,15 +116,23 @@ export async function buildApp(options: AppOptions): Promise<AbasApp> {
       info: {
         title: "ABAS REST API",
         version: API_VERSION,
+        license: { name: "Apache-2.0", identifier: "Apache-2.0" },
         description:
           "Read-only access to indexed Agent Behavior Attestation Service data: attestations, agents and their " +
           "reputation, indexer health. Errors are RFC 9457 problem documents with a numeric ABAS code.",
       },
+      // Relative: the document describes the server that serves it.
+      servers: [{ url: "/", description: "The server that serves this document" }],
       components: { securitySchemes: SECURITY_SCHEMES },
       tags: [
         { name: "attestations", description: "Attested agent actions" },
         { name: "agents", description: "Agents, their policies, metrics and reputation" },
-        { name: "service", description: "Health, ping and this document (no API key needed)" },
+        { name: "service", description: "Health, readiness, ping and this document (no API key needed)" },
+        {
+          name: "actions",
+          description:
+            "Share links of receipts as Solana Actions, served with the web app (no API key needed)",
+        },
       ],
     },
   });
@@ -107,9 +143,13 @@ export async function buildApp(options: AppOptions): Promise<AbasApp> {
         db: options.db,
         dialect: options.dialect,
         health: { rpcUrl: options.rpcUrl, ...DEFAULT_HEALTH_SETTINGS, ...options.health },
+        lifecycle,
       });
       await api.register(async (protectedApi) => {
-        protectedApi.addHook("onRequest", createApiKeyAuthHook({ db: options.db, rateLimiter, lastUsed }));
+        protectedApi.addHook(
+          "onRequest",
+          createApiKeyAuthHook({ db: options.db, rateLimiter, failedKeyLimiter, lastUsed }),
+        );
         await protectedApi.register(attestationRoutes, { db: options.db });
         await protectedApi.register(agentRoutes, { db: options.db });
       });
@@ -117,5 +157,5 @@ export async function buildApp(options: AppOptions): Promise<AbasApp> {
     { prefix: API_PREFIX },
   );
 
-  return Object.assign(app, { lastUsed });
+  return Object.assign(app, { lastUsed, lifecycle });
 }

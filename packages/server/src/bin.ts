@@ -29,11 +29,18 @@ async function serve(): Promise<void> {
     rpcUrl: config.rpcUrl,
     logLevel: config.logLevel,
     rateLimitPerMinute: config.rateLimitPerMinute,
+    failedApiKeysPerMinute: config.failedApiKeysPerMinute,
+    ...(config.trustProxy === undefined ? {} : { trustProxy: config.trustProxy }),
     health: config.health,
   });
-  const server = await startServer(app, { port: config.port, host: config.host });
+  const server = await startServer(app, {
+    port: config.port,
+    host: config.host,
+    drainDelayMs: config.drainDelayMs,
+  });
   app.log.info({ url: `${server.url}/api/v1`, database: database.description }, "ABAS API serving");
   closeOnSignals(server, {
+    graceMs: config.drainDelayMs + 10_000,
     onClosed: () => database.close(),
     log: (message) => app.log.info(message),
   });

@@ -7,12 +7,25 @@ import { join } from "node:path";
 import { ABAS_API__INVALID_SERVER_CONFIG, AbasError } from "@abas/errors";
 import { z } from "zod";
 
-import { DEFAULT_HEALTH_SETTINGS, DEFAULT_RATE_LIMIT_PER_MINUTE } from "./defaults.js";
+import {
+  DEFAULT_FAILED_API_KEYS_PER_MINUTE,
+  DEFAULT_HEALTH_SETTINGS,
+  DEFAULT_RATE_LIMIT_PER_MINUTE,
+} from "./defaults.js";
 import { LOG_LEVELS, type LogLevel } from "./logger.js";
 
 const SQLITE_FILE_NAME = "abas.sqlite";
 
 const integer = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+/** The load balancer's addresses (Fastify's trustProxy): addresses or CIDR ranges, comma-separated, or a named range. */
+export const TrustProxySetting = z
+  .string()
+  .regex(
+    /^[0-9A-Fa-f.:/,\s]+$|^(loopback|linklocal|uniquelocal)$/,
+    "expected addresses or CIDR ranges, comma-separated",
+  )
+  .optional();
 
 const DatabaseEnv = z.object({
   DATABASE_URL: z
@@ -28,6 +41,9 @@ const ServerEnv = DatabaseEnv.extend({
   RPC_URL: z.url({ protocol: /^https?$/, error: "expected an http(s) URL" }).default("http://127.0.0.1:8899"),
   LOG_LEVEL: z.enum(LOG_LEVELS).default("info"),
   RATE_LIMIT_PER_MINUTE: integer(1, 1_000_000_000).default(DEFAULT_RATE_LIMIT_PER_MINUTE),
+  FAILED_API_KEYS_PER_MINUTE: integer(1, 1_000_000_000).default(DEFAULT_FAILED_API_KEYS_PER_MINUTE),
+  TRUST_PROXY: TrustProxySetting,
+  DRAIN_DELAY_MS: integer(0, 300_000).default(0),
   HEALTH_TIMEOUT_MS: integer(50, 60_000).default(DEFAULT_HEALTH_SETTINGS.timeoutMs),
   INDEXER_STALE_AFTER_SECONDS: integer(1, 86_400).default(DEFAULT_HEALTH_SETTINGS.staleAfterSeconds),
   MAX_INDEXER_LAG_SLOTS: integer(0, 1_000_000).default(DEFAULT_HEALTH_SETTINGS.maxLagSlots),
@@ -44,6 +60,11 @@ export interface ServerConfig extends DatabaseConfig {
   readonly rpcUrl: string;
   readonly logLevel: LogLevel;
   readonly rateLimitPerMinute: number;
+  readonly failedApiKeysPerMinute: number;
+  /** Proxies whose X-Forwarded-For names the client; undefined: none. */
+  readonly trustProxy: string | undefined;
+  /** How long shutdown keeps serving with readiness at 503 before it stops listening. */
+  readonly drainDelayMs: number;
   readonly health: {
     readonly timeoutMs: number;
     readonly staleAfterSeconds: number;
@@ -88,6 +109,9 @@ export function loadServerConfig(env: NodeJS.ProcessEnv): ServerConfig {
     rpcUrl: parsed.RPC_URL,
     logLevel: parsed.LOG_LEVEL,
     rateLimitPerMinute: parsed.RATE_LIMIT_PER_MINUTE,
+    failedApiKeysPerMinute: parsed.FAILED_API_KEYS_PER_MINUTE,
+    trustProxy: parsed.TRUST_PROXY,
+    drainDelayMs: parsed.DRAIN_DELAY_MS,
     health: {
       timeoutMs: parsed.HEALTH_TIMEOUT_MS,
       staleAfterSeconds: parsed.INDEXER_STALE_AFTER_SECONDS,

@@ -1,11 +1,17 @@
 /**
  * The one place errors become responses: ABAS_API errors keep their status and message, schema
- * validation failures become 400s naming the parameter, other client errors keep their status,
- * and anything else is a 500 whose details stay in the log.
+ * validation failures become 400s naming the parameter, the framework's own refusals keep their
+ * status with a fixed reason (never the URL or a header they came from), and anything else is a
+ * 500 whose details stay in the log. A 401 names the scheme to use in WWW-Authenticate.
  */
+import { randomUUID } from "node:crypto";
+import { STATUS_CODES } from "node:http";
+import type { Socket } from "node:net";
+
 import {
   ABAS_API__INTERNAL_ERROR,
   ABAS_API__INVALID_CURSOR,
+  ABAS_API__API_KEY_MISSING,
   ABAS_API__INVALID_PARAMETER,
   ABAS_API__MALFORMED_REQUEST,
   ABAS_API__ROUTE_NOT_FOUND,
@@ -56,6 +62,25 @@ function describeValidationFailure(
   return { parameter, reason: failure.message ?? "is invalid" };
 }
 
+/** Reasons for the framework's refusals, by Fastify error code. */
+const FRAMEWORK_REASONS: Record<string, string> = {
+  FST_ERR_BAD_URL: "the URL holds a malformed percent-encoding",
+  FST_ERR_MAX_PARAM_LENGTH: "a path segment is longer than 100 characters",
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: "this route takes no request body of that media type",
+  FST_ERR_CTP_BODY_TOO_LARGE: "the request body is too large",
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: "the Content-Length does not match the body",
+  FST_ERR_CTP_EMPTY_JSON_BODY: "the JSON body is empty",
+  FST_ERR_CTP_INVALID_JSON_BODY: "the body is not valid JSON",
+};
+
+/** RFC 6750: a missing key only names the scheme; a refused one says the token is invalid. */
+function wwwAuthenticateOf(problem: ProblemDocument): string | undefined {
+  if (problem.status !== 401) return undefined;
+  return problem.code === ABAS_API__API_KEY_MISSING
+    ? 'Bearer realm="abas"'
+    : 'Bearer realm="abas", error="invalid_token"';
+}
+
 export function toProblem(error: FastifyError, requestId: string): ProblemDocument {
   const thrown: unknown = error;
   if (isAbasError(thrown) && httpStatusOf(thrown.code) !== undefined) {
@@ -74,9 +99,11 @@ export function toProblem(error: FastifyError, requestId: string): ProblemDocume
         )
       : buildProblem(ABAS_API__INVALID_PARAMETER, { parameter, reason }, requestId);
   }
-  // Fastify's own client errors (bad URL encoding, unsupported media type, ...) keep their status.
+  // Fastify's own client errors keep their status; their messages quote the request, so not those.
   if (typeof error.statusCode === "number" && error.statusCode >= 400 && error.statusCode < 500) {
-    return buildProblem(ABAS_API__MALFORMED_REQUEST, { reason: error.message }, requestId, error.statusCode);
+    const reason =
+      FRAMEWORK_REASONS[error.code] ?? (STATUS_CODES[error.statusCode] ?? "refused").toLowerCase();
+    return buildProblem(ABAS_API__MALFORMED_REQUEST, { reason }, requestId, error.statusCode);
   }
   return buildProblem(ABAS_API__INTERNAL_ERROR, { requestId }, requestId);
 }
@@ -85,7 +112,29 @@ export function handleError(error: FastifyError, request: FastifyRequest, reply:
   const problem = toProblem(error, request.id);
   if (problem.status >= 500) request.log.error({ err: error }, "request failed");
   else request.log.info({ code: problem.code, problem: problem.name }, "request refused");
+  const challenge = wwwAuthenticateOf(problem);
+  if (challenge !== undefined) void reply.header("www-authenticate", challenge);
   void reply.code(problem.status).type(PROBLEM_CONTENT_TYPE).send(problem);
+}
+
+/** Node's refusals before Fastify sees a request (headers too large, not HTTP), as problem documents. */
+export function handleClientError(error: NodeJS.ErrnoException, socket: Socket): void {
+  // A reset connection, or one already answered, has nobody left to tell.
+  if (error.code === "ECONNRESET" || socket.destroyed || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, reason] =
+    error.code === "HPE_HEADER_OVERFLOW"
+      ? [431, "the request headers are larger than 16 KiB"]
+      : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+        ? [408, "the request did not arrive in time"]
+        : [400, "the request is not valid HTTP/1.1"];
+  const body = JSON.stringify(buildProblem(ABAS_API__MALFORMED_REQUEST, { reason }, randomUUID(), status));
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\n` +
+      `Content-Type: ${PROBLEM_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
 }
 
 export function handleNotFound(request: FastifyRequest, reply: FastifyReply): void {

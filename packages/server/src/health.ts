@@ -1,14 +1,20 @@
 /**
- * The health report: the database answers, the ledger answers getSlot, and the indexer has run,
- * polled recently and is not too far behind. Freshness uses the wall clock on purpose: it is about
- * the running system, not about ledger facts.
+ * Two questions, two routes. Health (`/health`): can the service as a whole serve fresh ledger
+ * data? The database answers, the ledger answers getSlot, the indexer has run, polled recently, is
+ * not too far behind, and its index still matches the ledger. Readiness (`/ready`): should a load
+ * balancer send this replica requests? It is not shutting down and reaches the database; the
+ * ledger and the indexer are shared by every replica, so they are not part of it (a lagging
+ * indexer must not pull every replica out at once). Freshness uses the wall clock on purpose: it
+ * is about the running system, not about ledger facts.
  */
 import {
   ABAS_API__DATABASE_UNAVAILABLE,
+  ABAS_API__INDEX_DIVERGED,
   ABAS_API__INDEXER_BEHIND,
   ABAS_API__INDEXER_NEVER_RAN,
   ABAS_API__INDEXER_STALE,
   ABAS_API__LEDGER_UNREACHABLE,
+  ABAS_API__SHUTTING_DOWN,
   getAbasErrorMessage,
   type AbasErrorCode,
 } from "@abas/errors";
@@ -18,9 +24,10 @@ import type { Kysely } from "kysely";
 
 import { fetchLedgerSlot } from "./ledger-slot.js";
 import { getApiErrorName } from "./problem.js";
-import type { HealthReport } from "./schemas/health.js";
+import type { HealthReport, Readiness } from "./schemas/health.js";
 
 export type HealthReportBody = Static<typeof HealthReport>;
+export type ReadinessBody = Static<typeof Readiness>;
 
 export interface HealthSettings {
   readonly rpcUrl: string;
@@ -42,6 +49,7 @@ function isoOrNull(milliseconds: number | null): string | null {
   return milliseconds === null ? null : new Date(milliseconds).toISOString();
 }
 
+/** The indexer's recorded state, or undefined when the database does not answer in time. */
 async function readIndexerStatus(
   db: Kysely<Database>,
   timeoutMs: number,
@@ -97,10 +105,13 @@ export async function checkHealth(
     } else {
       indexerState = "ok";
     }
+    if (indexer.divergence !== null)
+      causes.push(cause(ABAS_API__INDEX_DIVERGED, { reason: indexer.divergence }));
   }
 
   return {
-    status: causes.length === 0 ? "ok" : "unhealthy",
+    // Without the database nothing can be served; anything else leaves answers that may be stale or wrong.
+    status: indexer === undefined ? "unhealthy" : causes.length > 0 ? "degraded" : "ok",
     causes,
     database: { status: indexer === undefined ? "unavailable" : "ok", dialect },
     ledger: { status: ledger.ok ? "ok" : "unreachable", slot: ledgerSlot },
@@ -111,7 +122,25 @@ export async function checkHealth(
       lastIngestAt: isoOrNull(indexer?.lastIngestAt ?? null),
       heartbeatAt: isoOrNull(indexer?.heartbeatAt ?? null),
       lastErrorAt: isoOrNull(indexer?.lastErrorAt ?? null),
+      divergence: indexer?.divergence ?? null,
     },
+    checkedAt: new Date(now).toISOString(),
+  };
+}
+
+export async function checkReadiness(
+  db: Kysely<Database>,
+  options: { readonly draining: boolean; readonly timeoutMs: number },
+  now = Date.now(),
+): Promise<ReadinessBody> {
+  const causes: Cause[] = [];
+  if (options.draining) causes.push(cause(ABAS_API__SHUTTING_DOWN));
+  else if ((await readIndexerStatus(db, options.timeoutMs)) === undefined) {
+    causes.push(cause(ABAS_API__DATABASE_UNAVAILABLE));
+  }
+  return {
+    status: causes.length === 0 ? "ready" : "not_ready",
+    causes,
     checkedAt: new Date(now).toISOString(),
   };
 }

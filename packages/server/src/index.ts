@@ -1,6 +1,12 @@
 export { API_PREFIX, buildApp, type AbasApp, type AppOptions } from "./app.js";
 export { DEFAULT_HEALTH_SETTINGS, DEFAULT_RATE_LIMIT_PER_MINUTE } from "./defaults.js";
-export { loadDatabaseConfig, loadServerConfig, type DatabaseConfig, type ServerConfig } from "./config.js";
+export {
+  loadDatabaseConfig,
+  loadServerConfig,
+  TrustProxySetting,
+  type DatabaseConfig,
+  type ServerConfig,
+} from "./config.js";
 export { KEYS_USAGE, runKeysCli, type CliOutput } from "./keys-cli.js";
 export {
   closeOnSignals,
@@ -9,3 +15,4 @@ export {
   type RunningServer,
   type ServerTimeouts,
 } from "./server.js";
+export { TokenBucketRateLimiter, type RateLimitDecision } from "./rate-limiter.js";

@@ -1,8 +1,14 @@
 /**
- * Listening, timeouts and graceful shutdown. On SIGINT or SIGTERM the server stops accepting
- * connections, lets requests in flight finish (up to a deadline), then runs `onClosed`.
+ * Listening, timeouts and graceful shutdown. Closing drains first: readiness turns 503 and
+ * responses ask for `Connection: close` for `drainDelayMs` (long enough for a load balancer's
+ * checks to take the replica out) while requests are still served; then the listener closes,
+ * requests in flight finish (up to a deadline on signals), and `onClosed` runs.
  */
+import { setTimeout as delay } from "node:timers/promises";
+
 import type { FastifyInstance } from "fastify";
+
+import type { Lifecycle } from "./lifecycle.js";
 
 export interface ServerTimeouts {
   /** The whole request, headers and body, must arrive within this. */
@@ -23,13 +29,21 @@ export interface RunningServer {
   /** `http://host:port`, with the port actually bound (useful with port 0). */
   readonly url: string;
   readonly port: number;
-  /** Stops accepting connections and waits for requests in flight. Safe to call twice. */
+  /** Drains, stops accepting connections and waits for requests in flight. Safe to call twice. */
   close(): Promise<void>;
 }
 
+export interface StartServerOptions {
+  readonly port: number;
+  readonly host: string;
+  readonly timeouts?: ServerTimeouts;
+  /** How long closing keeps serving with readiness at 503 before the listener closes; default 0. */
+  readonly drainDelayMs?: number;
+}
+
 export async function startServer(
-  app: FastifyInstance,
-  options: { port: number; host: string; timeouts?: ServerTimeouts },
+  app: FastifyInstance & { readonly lifecycle: Lifecycle },
+  options: StartServerOptions,
 ): Promise<RunningServer> {
   const timeouts = options.timeouts ?? DEFAULT_SERVER_TIMEOUTS;
   app.server.requestTimeout = timeouts.requestTimeoutMs;
@@ -40,10 +54,15 @@ export async function startServer(
   const port = typeof address === "object" && address !== null ? address.port : options.port;
   const host = options.host === "0.0.0.0" || options.host === "::" ? "127.0.0.1" : options.host;
   let closing: Promise<void> | undefined;
+  const drainThenClose = async (): Promise<void> => {
+    app.lifecycle.draining = true;
+    if ((options.drainDelayMs ?? 0) > 0) await delay(options.drainDelayMs);
+    await app.close();
+  };
   return {
     url: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
     port,
-    close: () => (closing ??= app.close()),
+    close: () => (closing ??= drainThenClose()),
   };
 }
 

@@ -1,5 +1,6 @@
 /** The service's settings, from the environment (see .env.example), checked before anything starts. */
 import { join, resolve } from "node:path";
+import { TrustProxySetting } from "@abas/server";
 import { z } from "zod";
 
 const port = z.coerce.number().int().min(0).max(65_535);
@@ -18,6 +19,8 @@ const Environment = z.object({
     .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
     .optional(),
   PUBLIC_URL: z.url().optional(),
+  TRUST_PROXY: TrustProxySetting,
+  DRAIN_DELAY_MS: z.coerce.number().int().min(0).max(300_000).default(0),
   LOG_LEVEL: z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"]).default("warn"),
 });
 
@@ -36,7 +39,16 @@ export interface ServiceConfig {
   readonly databaseUrl: string;
   /** The address users reach the service at (behind a proxy); links in pages and share cards use it. */
   readonly publicUrl: string | undefined;
+  /** Proxies (a load balancer) whose X-Forwarded-For names the client; undefined: none. */
+  readonly trustProxy: string | undefined;
+  /** On stop: how long to serve with readiness at 503 before closing the listener. */
+  readonly drainDelayMs: number;
   readonly logLevel: z.infer<typeof Environment>["LOG_LEVEL"];
+}
+
+/** 127.0.0.0/8, ::1 and localhost: only this machine can reach the server there. */
+function isLoopbackHost(host: string): boolean {
+  return host === "localhost" || host === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
 export class ServiceConfigError extends Error {
@@ -50,6 +62,12 @@ export function loadServiceConfig(env: NodeJS.ProcessEnv): ServiceConfig {
     throw new ServiceConfigError(`invalid settings: ${problems.join("; ")}`);
   }
   const e = parsed.data;
+  if (e.PUBLIC_URL === undefined && !isLoopbackHost(e.HOST)) {
+    throw new ServiceConfigError(
+      `invalid settings: PUBLIC_URL: required when HOST (${e.HOST}) is not a loopback address: sign-in and ` +
+        "share links name the site by it (set it to the address users reach, e.g. https://abas.example.com)",
+    );
+  }
   const dataDir = resolve(e.DATA_DIR);
   return {
     dataDir,
@@ -63,6 +81,8 @@ export function loadServiceConfig(env: NodeJS.ProcessEnv): ServiceConfig {
     programId: e.PROGRAM_ID,
     databaseUrl: e.DATABASE_URL ?? join(dataDir, "abas.sqlite"),
     publicUrl: e.PUBLIC_URL,
+    trustProxy: e.TRUST_PROXY,
+    drainDelayMs: e.DRAIN_DELAY_MS,
     logLevel: e.LOG_LEVEL,
   };
 }

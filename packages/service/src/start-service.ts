@@ -6,8 +6,9 @@ import { join } from "node:path";
 import { migrateToLatest, openDatabase } from "@abas/db";
 import { createIndexerLogger, startIndexer } from "@abas/indexer";
 import { startLedger } from "@abas/ledger";
-import { buildApp, startServer } from "@abas/server";
-import { webPlugin } from "@abas/web";
+import { startServer } from "@abas/server";
+
+import { buildServiceApp } from "./build-service-app.js";
 import type { ServiceConfig } from "./config.js";
 
 export interface RunningService {
@@ -50,22 +51,18 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
       migrate: false,
     });
     stopped.push(() => indexer.stop());
-    const app = await buildApp({
-      db: database.db,
-      dialect: database.dialect,
-      rpcUrl,
-      logLevel: config.logLevel,
-      logStream: process.stderr,
-    });
-    // The web app (/app) and the share link (/api/actions, /actions.json) on the API's port.
-    await app.register(webPlugin, {
+    const app = await buildServiceApp({
       db: database.db,
       dialect: database.dialect,
       rpcUrl,
       programId,
-      ...(config.publicUrl === undefined ? {} : { publicUrl: config.publicUrl }),
+      config,
     });
-    const api = await startServer(app, { port: config.apiPort, host: config.host });
+    const api = await startServer(app, {
+      port: config.apiPort,
+      host: config.host,
+      drainDelayMs: config.drainDelayMs,
+    });
     stopped.push(() => api.close());
     let stopping: Promise<void> | undefined;
     return {

@@ -1,5 +1,6 @@
 /** What every route of the web plugin shares: the database, the ledger, the clock and the assets. */
 import type { Database, Dialect } from "@abas/db";
+import { TokenBucketRateLimiter } from "@abas/server";
 import type { FastifyRequest } from "fastify";
 import type { Kysely } from "kysely";
 
@@ -16,11 +17,16 @@ export interface WebPluginOptions {
   /** The ABAS program; default the local ledger's (`LOCAL_PROGRAM_ID`). */
   readonly programId?: string;
   /**
-   * The public origin, e.g. `https://abas.example.com`, when the server sits behind a proxy: the
-   * share link's absolute URLs, the Sign-In With Solana domain and Secure cookies follow it.
-   * Default: the request's own scheme and Host header.
+   * The public origin, e.g. `https://abas.example.com`: the share link's absolute URLs, the
+   * Sign-In With Solana domain and Secure cookies follow it, whatever Host a request names.
+   * Without it the site answers only requests whose Host is a loopback name (`127.0.0.1`,
+   * `localhost`, `[::1]`) with the port they arrived on; any other Host gets 421 (a phishing relay
+   * could otherwise have a victim sign in "for" its own domain). Set it whenever the server is
+   * reached through anything but loopback.
    */
   readonly publicUrl?: string;
+  /** Sign-in challenges per client address and per server process, per minute; default 10 and 600. */
+  readonly signInChallengesPerMinute?: { readonly perClient: number; readonly perServer: number };
   /** How long a signed-in session lasts; default 12 hours. */
   readonly sessionTtlSeconds?: number;
   /** How long a sign-in nonce can be redeemed; default 5 minutes. */
@@ -40,12 +46,20 @@ export interface WebContext {
   readonly now: () => number;
   readonly ledgerIdentity: () => Promise<LedgerIdentity>;
   readonly assets: WebAssets;
+  /** Signs the sign-in cookie (shared by replicas through the database). */
+  readonly signingKey: Buffer;
+  /** Sign-in challenges: each stores a nonce row, so they are limited per client and per process. */
+  readonly challengeLimits: {
+    readonly perClient: TokenBucketRateLimiter;
+    readonly perServer: TokenBucketRateLimiter;
+  };
 }
 
 export function createWebContext(
   options: WebPluginOptions & { programId: string },
-  parts: { assets: WebAssets; ledgerIdentity: () => Promise<LedgerIdentity> },
+  parts: { assets: WebAssets; ledgerIdentity: () => Promise<LedgerIdentity>; signingKey: Buffer },
 ): WebContext {
+  const challenges = options.signInChallengesPerMinute ?? { perClient: 10, perServer: 600 };
   return {
     db: options.db,
     webDb: withWebTables(options.db),
@@ -57,17 +71,51 @@ export function createWebContext(
     now: options.now ?? Date.now,
     ledgerIdentity: parts.ledgerIdentity,
     assets: parts.assets,
+    signingKey: parts.signingKey,
+    challengeLimits: {
+      perClient: new TokenBucketRateLimiter({ limit: challenges.perClient, windowSeconds: 60 }),
+      perServer: new TokenBucketRateLimiter({ limit: challenges.perServer, windowSeconds: 60 }),
+    },
   };
 }
 
-/** `https://abas.example.com`: the public URL's origin, or the request's scheme and host. */
+const LOOPBACK_HOSTNAME = /^(localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\])$/i;
+
+/** Whether `host` (a Host header) is a loopback name with the port the request arrived on. */
+function isOwnLoopbackHost(host: string, localPort: number | undefined): boolean {
+  let url: URL;
+  try {
+    url = new URL(`http://${host}`);
+  } catch {
+    return false;
+  }
+  return (
+    `${url.hostname}${url.port === "" ? "" : `:${url.port}`}` === host.toLowerCase() &&
+    LOOPBACK_HOSTNAME.test(url.hostname) &&
+    (url.port === "" ? "80" : url.port) === String(localPort)
+  );
+}
+
+/**
+ * `https://abas.example.com`: the configured public URL's origin; without one, the request's own
+ * scheme and Host when that Host is this server's loopback address. Anything else is refused
+ * (421): a Host header is the client's to choose, and a sign-in domain or link must not be.
+ */
 export function originOf(context: WebContext, request: FastifyRequest): string {
-  return context.publicUrl?.origin ?? `${request.protocol}://${request.host}`;
+  if (context.publicUrl !== undefined) return context.publicUrl.origin;
+  const host = request.host;
+  if (isOwnLoopbackHost(host, request.socket.localPort)) return `${request.protocol}://${host}`;
+  throw new HttpError(
+    421,
+    `This server has no public URL, so it answers only at its loopback address, not for ` +
+      `"${host.slice(0, 100)}": open it at http://127.0.0.1:${request.socket.localPort ?? ""}, or give it PUBLIC_URL.`,
+    "unknown-host",
+  );
 }
 
 /** The host (and port) a Sign-In With Solana message must name. */
 export function domainOf(context: WebContext, request: FastifyRequest): string {
-  return context.publicUrl?.host ?? request.host;
+  return new URL(originOf(context, request)).host;
 }
 
 export function isHttps(context: WebContext, request: FastifyRequest): boolean {

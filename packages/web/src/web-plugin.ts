@@ -6,7 +6,14 @@
  */
 import cookie from "@fastify/cookie";
 import { LOCAL_PROGRAM_ID } from "@abas/sdk";
-import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
+import type {
+  FastifyError,
+  FastifyPluginAsync,
+  FastifyReply,
+  FastifyRequest,
+  FastifySchema,
+  RouteOptions,
+} from "fastify";
 
 import { loadWebAssets, type WebAsset } from "./assets/web-assets.js";
 import { createLedgerIdentityReader } from "./ledger/ledger-identity.js";
@@ -15,7 +22,18 @@ import { errorPage } from "./pages/error-page.js";
 import { accountRoutes } from "./routes/account-routes.js";
 import { actionRoutes } from "./routes/action-routes.js";
 import { pageRoutes, sendPage } from "./routes/page-routes.js";
-import { createWebContext, HttpError, type WebContext, type WebPluginOptions } from "./web-context.js";
+import { loadSigningKey } from "./auth/secrets.js";
+import { withWebTables } from "./auth/web-tables.js";
+import {
+  createWebContext,
+  HttpError,
+  originOf,
+  type WebContext,
+  type WebPluginOptions,
+} from "./web-context.js";
+
+/** How long a share link waits for the ledger before it answers that it could not be checked. */
+const SHARE_LINK_LEDGER_TIMEOUT_MS = 3_000;
 
 const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
@@ -73,7 +91,13 @@ function appErrorHandler(context: WebContext) {
   };
 }
 
+/** Pages, their forms and assets are no HTTP API: the OpenAPI document leaves them out. */
+function hideFromOpenApi(route: RouteOptions): void {
+  route.schema = { ...route.schema, hide: true } as FastifySchema;
+}
+
 const appRoutes: FastifyPluginAsync<{ context: WebContext }> = async (app, { context }) => {
+  app.addHook("onRoute", hideFromOpenApi);
   await app.register(cookie);
   app.addContentTypeParser(
     "application/x-www-form-urlencoded",
@@ -109,11 +133,23 @@ export const webPlugin: FastifyPluginAsync<WebPluginOptions> = async (app, optio
   const programId = options.programId ?? LOCAL_PROGRAM_ID;
   const context = createWebContext(
     { ...options, programId },
-    { assets: await loadWebAssets(), ledgerIdentity: createLedgerIdentityReader(options.rpcUrl) },
+    {
+      assets: await loadWebAssets(),
+      ledgerIdentity: createLedgerIdentityReader(options.rpcUrl),
+      signingKey: await loadSigningKey(withWebTables(options.db)),
+    },
   );
-  const cache = new VerificationCache(context.ledger);
+  // A share link is unfurled while someone waits: a ledger that hangs gives "could not be checked" soon.
+  const cache = new VerificationCache({ ...context.ledger, timeoutMs: SHARE_LINK_LEDGER_TIMEOUT_MS });
 
-  app.get("/", async (_request, reply) => reply.redirect("/app", 302));
+  // Every page, form and share link names this site: a request for another Host is refused first.
+  app.addHook("onRequest", async (request) => {
+    originOf(context, request);
+  });
+
+  app.get("/", { schema: { hide: true } as FastifySchema }, async (_request, reply) =>
+    reply.redirect("/app", 302),
+  );
   await app.register(appRoutes, { prefix: "/app", context });
   await app.register(actionRoutes, { context, cache });
 };

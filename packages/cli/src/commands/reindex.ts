@@ -17,8 +17,10 @@ import type { Command } from "./command.js";
 const USAGE = `Usage: abas reindex
 
 Clears what the indexer wrote (agents, attestations, batches; API keys are kept) and rebuilds it
-from the program's whole history on the ledger. A running indexer on the same database (abas start)
-is waited for: stop it first.
+from the program's whole history on the ledger. It repairs an index that diverged from the ledger
+(abas status names it). A running indexer on the same database (abas start) may keep running: the
+reindex takes the leader lease from it (its writes are refused from then on) and hands the lease
+back when it is done.
 Database: DATABASE_URL (postgres://...) or DATA_DIR (SQLite <DATA_DIR>/abas.sqlite, default .data).
 
 ${GLOBAL_OPTIONS_HELP}`;

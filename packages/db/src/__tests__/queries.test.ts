@@ -371,6 +371,7 @@ for (const target of testDatabaseTargets()) {
         lastError: null,
         lastErrorAt: null,
         leader: null,
+        divergence: null,
       });
       await setIndexerState(database.db, {
         [IndexerStateKey.IndexedSlot]: 1234,
@@ -394,6 +395,11 @@ for (const target of testDatabaseTargets()) {
       );
       // An empty last_error means the last poll succeeded: no error time is reported then
       assert.deepEqual([status.lastError, status.lastErrorAt], [null, null]);
+      // A recorded divergence is read back as its reason
+      await setIndexerState(database.db, {
+        [IndexerStateKey.LedgerDivergence]: "transaction x is not on the ledger",
+      });
+      assert.equal((await getIndexerStatus(database.db)).divergence, "transaction x is not on the ledger");
     });
   });
 }

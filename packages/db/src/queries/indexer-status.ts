@@ -16,8 +16,10 @@ export interface IndexerStatus {
   /** The last error and when (unix ms); null when the last poll succeeded. */
   readonly lastError: string | null;
   readonly lastErrorAt: number | null;
-  /** With PostgreSQL: the indexer instance holding the leader lock. */
+  /** The indexer instance that leads. */
   readonly leader: string | null;
+  /** Why the index no longer matches the ledger; null when it does (IndexerStateKey.LedgerDivergence). */
+  readonly divergence: string | null;
 }
 
 function integerOrNull(value: string | undefined): number | null {
@@ -45,6 +47,7 @@ export async function getIndexerStatus(db: Kysely<Database>): Promise<IndexerSta
         ? null
         : integerOrNull(state.get(IndexerStateKey.LastErrorAt)),
     leader: textOrNull(state.get(IndexerStateKey.Leader)),
+    divergence: textOrNull(state.get(IndexerStateKey.LedgerDivergence)),
   };
 }
 

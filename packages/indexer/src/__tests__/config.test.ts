@@ -11,6 +11,7 @@ describe("parseIndexerConfig", () => {
       programId: "5RM2JWdhiGGfkBnB16BpZiJoXa79E1rW31pB4YWBZbkN",
       databaseUrl: ".data/abas.sqlite",
       pollIntervalMs: 1000,
+      leaseMs: 10_000,
       commitment: "finalized",
       logLevel: "info",
     });

@@ -1,8 +1,8 @@
 /**
  * Two indexers on one database: exactly one leads and writes, the other follows; when the leader
- * is killed, the follower takes over and continues where it stopped. With PostgreSQL this is the
- * advisory lock (several indexers for availability); with SQLite, the lease that keeps a second
- * process from indexing the same file.
+ * is killed, or frozen with SIGSTOP while its connections stay open, the follower takes over and
+ * continues where it stopped, and the frozen one, once resumed, writes nothing (the lease row's
+ * fencing, on SQLite and PostgreSQL alike).
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
@@ -108,6 +108,47 @@ for (const kind of DATABASE_KINDS) {
         facts.transactions.total,
         "each transaction applied once",
       );
+    });
+
+    it("takes over from a frozen leader (SIGSTOP) within 15 s, and the leader, once resumed, writes nothing", async (t) => {
+      // Given a leader and a follower (the previous test's indexers gone), and agents attesting
+      await Promise.all(processes.splice(0).map((indexer) => indexer.kill9()));
+      const first = indexerProcess();
+      await first.waitForLog("leading: indexing");
+      const second = indexerProcess();
+      await second.waitForLog("another indexer leads; following");
+      const operator = await fundedOperator(ledger);
+      const agent = await newAgent(ledger, operator);
+      await agent.client.registerAgent({ operatorKeypair: operator.secretKey });
+      await attestSome(agent, operator, 3);
+      await waitUntilCaughtUp(ledger, database);
+
+      // When the leader freezes (its process stopped, its database connections still open) while
+      // the agents go on attesting
+      first.signal("SIGSTOP");
+      const frozenAt = Date.now();
+      await attestSome(agent, operator, 3);
+
+      // Then the follower leads within 15 s and indexes what the frozen leader did not
+      const takeover = await second.waitForLog("leading: indexing", 30_000);
+      const failoverMs = Date.now() - frozenAt;
+      assert.ok(failoverMs <= 15_000, `took over after ${failoverMs} ms`);
+      await waitUntilCaughtUp(ledger, database);
+      assert.equal((await readState(database)).get(IndexerStateKey.Leader), takeover.instanceId);
+
+      // When the frozen leader resumes and the agents attest again
+      const appliedBeforeResume = appliedBy(first);
+      first.signal("SIGCONT");
+      await first.waitForLog("leadership lost", 20_000);
+      await attestSome(agent, operator, 3);
+      await waitUntilCaughtUp(ledger, database);
+
+      // Then the stale leader applied nothing more, the new one everything, each transaction once
+      assert.equal(appliedBy(first), appliedBeforeResume);
+      const facts = await readDatabaseFacts(database);
+      assert.deepEqual(facts, await readLedgerFacts(ledger));
+      assert.equal((await readState(database)).get(IndexerStateKey.Leader), takeover.instanceId);
+      t.diagnostic(`failover after SIGSTOP of the leader: ${failoverMs} ms (${kind})`);
     });
   });
 }

@@ -2,16 +2,19 @@ import type { DatabaseHandle } from "@abas/db";
 
 import type { Logger } from "../logger.js";
 import type { LeaderElection } from "./leader-lease.js";
-import { createPostgresLeaderElection } from "./postgres-advisory-lock.js";
-import { createSqliteLeaderElection } from "./sqlite-lease.js";
+import { createLeaseRowElection } from "./leader-lease-row.js";
 
-/** An advisory lock on PostgreSQL (several indexers, one leads); a lease row on SQLite (one process indexes). */
+/** A lease row with fencing, on SQLite and PostgreSQL alike (leader-lease-row.ts). */
 export function createLeaderElection(
   database: DatabaseHandle,
   instanceId: string,
   logger: Logger,
+  leaseMs?: number,
 ): LeaderElection {
-  return database.dialect === "postgres"
-    ? createPostgresLeaderElection({ db: database.db, logger })
-    : createSqliteLeaderElection({ db: database.db, logger, instanceId });
+  return createLeaseRowElection({
+    database,
+    logger,
+    instanceId,
+    ...(leaseMs === undefined ? {} : { leaseMs }),
+  });
 }

@@ -1,22 +1,48 @@
 /** Leadership: at most one indexer applies transactions to a database at a time. */
+import type { IndexerDatabase } from "../indexer-database.js";
 
 export interface LeaderLease {
-  /** False once the lease is released or lost; checked before every database write. */
+  /** False once the lease is released or lost. */
   readonly held: boolean;
   /** Resolves when the lease ends, released or lost. */
   readonly ended: Promise<void>;
+  /**
+   * Run first inside every database transaction the leader writes in: throws LeadershipLostError
+   * (and ends the lease) unless the lease row still names this leader with its epoch, unexpired.
+   * The check holds the row until the transaction ends, so no takeover commits in between.
+   */
+  fence(trx: IndexerDatabase): Promise<void>;
   release(): Promise<void>;
 }
 
 export interface LeaderElection {
-  /** The lease when no other indexer holds it, else undefined (try again later). */
-  tryAcquire(): Promise<LeaderLease | undefined>;
+  /**
+   * The lease when no other indexer holds it, else undefined (try again later). With `takeOver`
+   * (a reindex), the lease is taken from a running leader, whose next write the fence refuses.
+   */
+  tryAcquire(options?: { readonly takeOver?: boolean }): Promise<LeaderLease | undefined>;
 }
 
-/** The state shared by both lease kinds: held until ended, once. */
+/** A write refused by the fence: another indexer leads now (or this one's lease ran out). */
+export class LeadershipLostError extends Error {
+  override readonly name = "LeadershipLostError";
+}
+
+/** Runs `write` in one transaction that starts with the lease's fence. */
+export async function writeAsLeader<T>(
+  db: IndexerDatabase,
+  lease: Pick<LeaderLease, "fence">,
+  write: (trx: IndexerDatabase) => Promise<T>,
+): Promise<T> {
+  return await db.transaction().execute(async (trx) => {
+    await lease.fence(trx);
+    return await write(trx);
+  });
+}
+
+/** The state of one lease: held until ended, once. */
 export class LeaseState {
   #held = true;
-  #releasedByHolder = false;
   #endLease!: () => void;
   readonly ended = new Promise<void>((resolve) => (this.#endLease = resolve));
 
@@ -24,21 +50,9 @@ export class LeaseState {
     return this.#held;
   }
 
-  get releasedByHolder(): boolean {
-    return this.#releasedByHolder;
-  }
-
-  end(releasedByHolder: boolean): void {
+  end(): void {
     if (!this.#held) return;
     this.#held = false;
-    this.#releasedByHolder = releasedByHolder;
     this.#endLease();
-  }
-
-  /** Waits `ms`, or less when the lease ends meanwhile. */
-  async pause(ms: number): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([this.ended, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
-    clearTimeout(timer);
   }
 }

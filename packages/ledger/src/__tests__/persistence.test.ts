@@ -4,6 +4,8 @@
  * during snapshot writes and recoveries replay log tails).
  */
 import assert from "node:assert/strict";
+import { statSync, truncateSync } from "node:fs";
+import { join } from "node:path";
 import { describe, test } from "node:test";
 
 import { generateKeyPairSigner, type Address, type KeyPairSigner } from "@solana/kit";
@@ -92,6 +94,40 @@ describe("persistence", () => {
         (await result<{ value: number }>(ledger.rpcUrl, "getBalance", [recipient.address])).value,
         3 * 1e9,
       );
+    } finally {
+      await ledger.stop();
+      dataDir.remove();
+    }
+  });
+
+  test("a log that lost its tail after a clean stop: abas-ledger exits, naming the file and the way out", async () => {
+    const dataDir = temporaryDataDir();
+    const ledger = await spawnLedgerProcess({ dataDir: dataDir.path });
+    try {
+      // Given a ledger with a confirmed transfer, stopped cleanly (a final snapshot at the log's end)
+      const payer = await generateKeyPairSigner();
+      await kitClients(ledger).airdrop({
+        recipientAddress: payer.address,
+        lamports: LAMPORTS_PER_SOL as never,
+        commitment: "confirmed",
+      });
+      await ledger.stop();
+      // And a disk that then lost the last 16 bytes of the event log
+      const logPath = join(dataDir.path, "ledger.log");
+      truncateSync(logPath, statSync(logPath).size - 16);
+
+      // When it is started again
+      const restart = spawnLedgerProcess({ dataDir: dataDir.path });
+
+      // Then it does not start, and its last words name the file, the loss and the two ways out
+      await assert.rejects(restart, (error: Error) => {
+        assert.match(error.message, /exited with code 1 before it was ready/);
+        assert.ok(error.message.includes(`${logPath} ends at byte`), error.message);
+        assert.match(error.message, /16 bytes of confirmed transactions are missing/);
+        assert.match(error.message, /restore ledger\.log from a backup/);
+        assert.match(error.message, /--reset/);
+        return true;
+      });
     } finally {
       await ledger.stop();
       dataDir.remove();

@@ -4,14 +4,14 @@
  * skipped for the one before it, and an unfinished genesis starts over.
  */
 import assert from "node:assert/strict";
-import { appendFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 
 import { generateKeyPairSigner, type Address } from "@solana/kit";
 
 import { resolveLedgerConfig } from "../config.js";
-import { openLedger, type OpenedLedger } from "../ledger/open-ledger.js";
+import { LedgerLogTruncatedError, openLedger, type OpenedLedger } from "../ledger/open-ledger.js";
 import { silentLogger } from "../logger.js";
 import { dataDirPaths } from "../storage/data-dir.js";
 import { temporaryDataDir } from "./support/ledger-under-test.js";
@@ -95,6 +95,50 @@ test("a torn last record is cut off and the ledger goes on from the record befor
     assert.equal(third.startup.tornBytes, 0);
     assert.equal(third.ledger.history.size, second.ledger.history.size);
     third.close();
+  } finally {
+    dataDir.remove();
+  }
+});
+
+test("a log that lost its tail after a clean stop is refused, naming the file and the way out", async () => {
+  const dataDir = temporaryDataDir();
+  try {
+    // Given a ledger stopped cleanly (its final snapshot covers the whole log) whose disk then lost
+    // the last bytes of the log
+    const first = await open(dataDir.path);
+    const drops = await airdrops(first, 3);
+    const before = observe(first, drops);
+    first.close();
+    const paths = dataDirPaths(dataDir.path);
+    const backup = readFileSync(paths.eventLog);
+    const fullSize = backup.length;
+    truncateSync(paths.eventLog, fullSize - 10);
+    const logBefore = readFileSync(paths.eventLog);
+    const snapshotsBefore = readdirSync(paths.snapshots).sort();
+
+    // When it is opened again
+    const reopening = open(dataDir.path);
+
+    // Then it refuses, says which file lost how much and what to do, and changes nothing on disk
+    await assert.rejects(reopening, (error: unknown) => {
+      assert.ok(error instanceof LedgerLogTruncatedError, String(error));
+      assert.equal(error.logPath, paths.eventLog);
+      assert.equal(error.logEnd, fullSize - 10);
+      assert.equal(error.snapshotOffset, fullSize);
+      assert.ok(error.message.includes(`${paths.eventLog} ends at byte ${fullSize - 10}`), error.message);
+      assert.match(error.message, /10 bytes of confirmed transactions are missing/);
+      assert.match(error.message, /restore .*ledger\.log from a backup/);
+      assert.match(error.message, /--reset/);
+      return true;
+    });
+    assert.deepEqual(readFileSync(paths.eventLog), logBefore);
+    assert.deepEqual(readdirSync(paths.snapshots).sort(), snapshotsBefore);
+
+    // And once the log is restored from the backup, the ledger opens with every transaction
+    writeFileSync(paths.eventLog, backup);
+    const restored = await open(dataDir.path);
+    assert.deepEqual(observe(restored, drops), before);
+    restored.close();
   } finally {
     dataDir.remove();
   }

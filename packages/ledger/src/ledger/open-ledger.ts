@@ -1,7 +1,8 @@
 /**
  * Opens the ledger in a data directory: runs genesis for a new (or half-created) directory, or
  * recovers an existing one: load the newest valid snapshot, replay the event log after it with
- * the recorded clocks, cut off a torn last record. Then starts a new clock session.
+ * the recorded clocks, cut off a torn last record; refuse a log shorter than the snapshot says.
+ * Then starts a new clock session.
  */
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
@@ -44,6 +45,30 @@ export interface StartupReport {
   readonly replayMs: number;
   readonly totalMs: number;
   readonly tornBytes: number;
+}
+
+/**
+ * The event log ends before the offset the newest snapshot says it covers: records the ledger had
+ * confirmed are gone (a disk that lost its tail, a file replaced by an older copy). Opening it
+ * anyway would append new records below the snapshot's offset, where the next recovery never
+ * looks, and serve history entries that point past the end of the file.
+ */
+export class LedgerLogTruncatedError extends Error {
+  override readonly name = "LedgerLogTruncatedError";
+  constructor(
+    readonly logPath: string,
+    readonly logEnd: number,
+    readonly snapshotPath: string,
+    readonly snapshotOffset: number,
+  ) {
+    super(
+      `${logPath} ends at byte ${logEnd}, but the snapshot ${snapshotPath} covers it up to byte ` +
+        `${snapshotOffset}: ${snapshotOffset - logEnd} bytes of confirmed transactions are missing from the log ` +
+        "(the disk lost its tail, or the file was replaced by an older copy). The ledger does not start on it, " +
+        "so that nothing more is lost: restore ledger.log from a backup and start again, or start a new, empty " +
+        "ledger with --reset (this erases every transaction).",
+    );
+  }
 }
 
 function readGenesisInfo(paths: DataDirPaths): GenesisInfo {
@@ -120,6 +145,10 @@ function recover(
     );
   }
   const log = EventLog.open(paths.eventLog);
+  if (log.end < snapshot.logOffset) {
+    log.close();
+    throw new LedgerLogTruncatedError(paths.eventLog, log.end, snapshot.path, snapshot.logOffset);
+  }
   const scan = log.scan(snapshot.logOffset);
   if (scan.tornBytes > 0) {
     logger.warn("cutting a torn record off the end of the event log", {

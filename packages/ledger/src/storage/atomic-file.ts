@@ -1,9 +1,12 @@
 /**
  * Crash-safe whole-file writes: write a temporary file, fsync it, rename it over the target,
  * fsync the directory. A reader sees the old file or the complete new one, never a partial one.
+ * Files are created private (0600).
  */
 import { closeSync, fsyncSync, openSync, renameSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
+
+import { PRIVATE_FILE_MODE } from "./data-dir.js";
 
 export function fsyncDirectory(directory: string): void {
   const fd = openSync(directory, "r");
@@ -16,7 +19,7 @@ export function fsyncDirectory(directory: string): void {
 
 export function writeFileAtomically(path: string, parts: readonly Uint8Array[]): void {
   const temporary = `${path}.tmp-${process.pid}`;
-  const fd = openSync(temporary, "w");
+  const fd = openSync(temporary, "w", PRIVATE_FILE_MODE);
   try {
     for (const part of parts) {
       let written = 0;

@@ -7,8 +7,10 @@
  *   ledger.log             the event log
  *   snapshots/             snapshot-<log offset>.bin
  *   ledger.lock            the pid of the process that has the ledger open
+ *
+ * The faucet keypair is a secret: the directories are 0700 and every file 0600 (PRIVATE_FILE_MODE).
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 export interface DataDirPaths {
@@ -31,8 +33,17 @@ export function dataDirPaths(root: string): DataDirPaths {
   };
 }
 
+/** Files the ledger creates: readable by their owner only. */
+export const PRIVATE_FILE_MODE = 0o600;
+const PRIVATE_DIRECTORY_MODE = 0o700;
+
+/** Creates the directories, and makes them and the ledger's files private (older versions left them 0644). */
 export function ensureDataDir(paths: DataDirPaths): void {
-  mkdirSync(paths.snapshots, { recursive: true });
+  mkdirSync(paths.snapshots, { recursive: true, mode: PRIVATE_DIRECTORY_MODE });
+  for (const directory of [paths.root, paths.snapshots]) chmodSync(directory, PRIVATE_DIRECTORY_MODE);
+  for (const file of [paths.genesis, paths.faucetKeypair, paths.eventLog]) {
+    if (existsSync(file)) chmodSync(file, PRIVATE_FILE_MODE);
+  }
 }
 
 /** Removes the ledger's own files only, never anything else a user keeps in the directory. */
@@ -62,7 +73,7 @@ export function lockDataDir(paths: DataDirPaths): () => void {
       throw new DataDirLockedError(`the ledger in ${paths.root} is already open in process ${pid}`);
     }
   }
-  writeFileSync(paths.lock, `${process.pid}\n`);
+  writeFileSync(paths.lock, `${process.pid}\n`, { mode: PRIVATE_FILE_MODE });
   return () => {
     if (existsSync(paths.lock) && readFileSync(paths.lock, "utf8").trim() === String(process.pid)) {
       rmSync(paths.lock, { force: true });

@@ -8,6 +8,8 @@
 import { closeSync, fdatasyncSync, fstatSync, ftruncateSync, openSync, readSync, writeSync } from "node:fs";
 import { crc32 } from "node:zlib";
 
+import { PRIVATE_FILE_MODE } from "./data-dir.js";
+
 const FILE_HEADER = new TextEncoder().encode("ABASLOG1");
 const FRAME_HEADER_SIZE = 8;
 /** Far above any record (a transaction is at most 1,232 bytes plus its metadata). */
@@ -40,7 +42,7 @@ export class EventLog {
 
   /** Opens the log, creating it (with its header) when missing. */
   static open(path: string): EventLog {
-    const fd = openSync(path, "a+");
+    const fd = openSync(path, "a+", PRIVATE_FILE_MODE);
     // "a+" would force every write to the end; reopen read-write now that the file exists.
     closeSync(fd);
     const rw = openSync(path, "r+");

@@ -69,12 +69,12 @@ export class SnapshotStore {
     return path;
   }
 
-  /** The newest snapshot whose checksum holds, or undefined. */
-  loadNewest(): Snapshot | undefined {
+  /** The newest snapshot whose checksum holds (with the file it came from), or undefined. */
+  loadNewest(): (Snapshot & { readonly path: string }) | undefined {
     for (const name of this.names().reverse()) {
       const path = join(this.directory, name);
       try {
-        return this.read(path);
+        return { ...this.read(path), path };
       } catch (error) {
         this.logger.warn("skipping unreadable snapshot", { path, reason: (error as Error).message });
       }

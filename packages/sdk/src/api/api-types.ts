@@ -128,7 +128,8 @@ export interface ApiHealthCause {
 }
 
 export interface ApiHealth {
-  readonly status: "ok" | "unhealthy";
+  /** ok; degraded: answers may be stale or not match the ledger (see causes); unhealthy: no database. */
+  readonly status: "ok" | "degraded" | "unhealthy";
   readonly causes: ApiHealthCause[];
   readonly database: { readonly status: "ok" | "unavailable"; readonly dialect: "sqlite" | "postgres" };
   readonly ledger: { readonly status: "ok" | "unreachable"; readonly slot: number | null };
@@ -139,6 +140,8 @@ export interface ApiHealth {
     readonly lastIngestAt: string | null;
     readonly heartbeatAt: string | null;
     readonly lastErrorAt: string | null;
+    /** Why the index no longer matches the ledger (abas reindex repairs it); null when it does. */
+    readonly divergence: string | null;
   };
   readonly checkedAt: string;
 }

@@ -45,6 +45,13 @@ for (const target of testDatabaseTargets()) {
       assert.equal(problem.status, 401);
       // A refusal says nothing about rate limits: no bucket was touched
       assert.equal(reply.headers.get("ratelimit-remaining"), null);
+      // And it names the scheme to use (RFC 9110 11.6.1), with RFC 6750's error for a bad key
+      assert.equal(
+        reply.headers.get("www-authenticate"),
+        code === ABAS_API__API_KEY_MISSING
+          ? 'Bearer realm="abas"'
+          : 'Bearer realm="abas", error="invalid_token"',
+      );
     }
 
     it("accepts a key as a bearer token or in X-API-Key", async () => {

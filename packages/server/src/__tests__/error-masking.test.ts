@@ -78,6 +78,27 @@ for (const target of testDatabaseTargets()) {
       assert.ok(!logs.text().includes(api.apiKey.slice(5)), "the key's secret part is not in the log");
     });
 
+    it("never writes an API key sent in the query string into the log", async () => {
+      // When a client puts its key in the URL, where keys are never accepted
+      const refused = await api.get(`/attestations?api_key=${api.apiKey}`, {});
+      await api.get(`/attestations?limit=5&token=${encodeURIComponent(api.apiKey)}`, {
+        authorization: `Bearer ${api.apiKey}`,
+      });
+      await api.get(`/agents/${api.apiKey}`, {});
+      // Then it is refused, and the logged URLs keep the path and names but not the key
+      assert.equal(refused.status, 401);
+      const urls = logs
+        .lines()
+        .filter((line) => line.msg === "incoming request")
+        .map((line) => (line.req as { url: string }).url);
+      assert.deepEqual(urls, [
+        "/api/v1/attestations?api_key=[redacted]",
+        "/api/v1/attestations?limit=5&token=[redacted]",
+        "/api/v1/agents/[redacted]",
+      ]);
+      assert.ok(!logs.text().includes(api.apiKey.slice(5)), "the key's secret part is not in the log");
+    });
+
     it("uses a fresh request id unless the caller sends a plain one", async () => {
       const generated = await api.get("/ping", {});
       assert.match(generated.headers.get("x-request-id") ?? "", /^[0-9a-f-]{36}$/);

@@ -8,10 +8,12 @@ import { setTimeout as delay } from "node:timers/promises";
 
 import {
   ABAS_API__DATABASE_UNAVAILABLE,
+  ABAS_API__INDEX_DIVERGED,
   ABAS_API__INDEXER_BEHIND,
   ABAS_API__INDEXER_NEVER_RAN,
   ABAS_API__INDEXER_STALE,
   ABAS_API__LEDGER_UNREACHABLE,
+  ABAS_API__SHUTTING_DOWN,
 } from "@abas/errors";
 import { IndexerStateKey } from "@abas/db";
 import { openTestDatabase, setIndexerState, testDatabaseTargets, type TestDatabase } from "@abas/db/testing";
@@ -21,7 +23,7 @@ import type { AppOptions } from "../app.js";
 import { httpGet, startApiUnderTest, type ApiUnderTest } from "./support/api-under-test.js";
 
 interface Health {
-  status: "ok" | "unhealthy";
+  status: "ok" | "degraded" | "unhealthy";
   causes: { code: number; name: string; detail: string }[];
   database: { status: string; dialect: string };
   ledger: { status: string; slot: number | null };
@@ -31,6 +33,7 @@ interface Health {
     lagSlots: number | null;
     lastIngestAt: string | null;
     heartbeatAt: string | null;
+    divergence: string | null;
   };
 }
 
@@ -119,6 +122,7 @@ for (const target of testDatabaseTargets()) {
       await indexerCaughtUp();
       const { status, body } = await health({ rpcUrl: await closedPortUrl() });
       assert.equal(status, 503);
+      assert.equal(body.status, "degraded");
       assert.deepEqual(body.causes, [
         {
           code: ABAS_API__LEDGER_UNREACHABLE,
@@ -167,6 +171,30 @@ for (const target of testDatabaseTargets()) {
       assert.equal(body.indexer.status, "behind");
     });
 
+    it("is degraded, naming the cause, when the index holds data the ledger lost", async () => {
+      // Given an indexer that found its checkpoint transaction missing from the ledger
+      await indexerCaughtUp();
+      await setIndexerState(database.db, {
+        [IndexerStateKey.LedgerDivergence]: "transaction 5xY…abc (slot 42) is not on the ledger",
+      });
+      // When health is asked
+      const { status, body } = await health();
+      // Then it says so, and what repairs it
+      assert.equal(status, 503);
+      assert.equal(body.status, "degraded");
+      assert.deepEqual(body.causes, [
+        {
+          code: ABAS_API__INDEX_DIVERGED,
+          name: "ABAS_API__INDEX_DIVERGED",
+          detail:
+            "The index holds data the ledger does not (transaction 5xY…abc (slot 42) is not on the ledger): " +
+            "rebuild it from the ledger with abas reindex",
+        },
+      ]);
+      assert.equal(body.indexer.status, "ok");
+      assert.equal(body.indexer.divergence, "transaction 5xY…abc (slot 42) is not on the ledger");
+    });
+
     it("is 503 naming the database when it does not answer", async () => {
       await indexerCaughtUp();
       api = await startApiUnderTest(database, { rpcUrl: ledger.rpcUrl });
@@ -174,6 +202,7 @@ for (const target of testDatabaseTargets()) {
       const reply = await httpGet(`${api.baseUrl}/api/v1/health`);
       const body = reply.body as Health;
       assert.equal(reply.status, 503);
+      assert.equal(body.status, "unhealthy");
       assert.deepEqual(
         body.causes.map((cause) => cause.code),
         [ABAS_API__DATABASE_UNAVAILABLE],
@@ -184,11 +213,82 @@ for (const target of testDatabaseTargets()) {
     it("gives the ApiClient the report, healthy or not, without throwing", async () => {
       api = await startApiUnderTest(database, { rpcUrl: await closedPortUrl() });
       const report = await api.client.health();
-      assert.equal(report.status, "unhealthy");
+      assert.equal(report.status, "degraded");
       assert.deepEqual(
         report.causes.map((cause) => cause.code).sort(),
         [ABAS_API__INDEXER_NEVER_RAN, ABAS_API__LEDGER_UNREACHABLE].sort(),
       );
+    });
+  });
+}
+
+interface Readiness {
+  status: "ready" | "not_ready";
+  causes: { code: number; name: string; detail: string }[];
+}
+
+for (const target of testDatabaseTargets()) {
+  describe(`GET /api/v1/ready on ${target.label}`, { skip: target.skip }, () => {
+    let database: TestDatabase;
+    let api: ApiUnderTest | undefined;
+    beforeEach(async () => {
+      database = await openTestDatabase(target.dialect);
+    });
+    afterEach(async () => {
+      await api?.close();
+      api = undefined;
+      await database.dispose().catch(() => undefined);
+    });
+
+    it("is 200 while the ledger is down and the indexer never ran: shared dependencies do not pull a replica", async () => {
+      // Given a replica whose ledger does not answer and whose indexer never ran
+      api = await startApiUnderTest(database, { rpcUrl: await closedPortUrl() });
+      // When a load balancer asks health and readiness
+      const health = await httpGet(`${api.baseUrl}/api/v1/health`);
+      const ready = await httpGet(`${api.baseUrl}/api/v1/ready`);
+      // Then health reports the service degraded, while this replica is ready to answer
+      assert.equal(health.status, 503);
+      assert.equal(ready.status, 200, ready.text);
+      assert.deepEqual(ready.body, {
+        status: "ready",
+        causes: [],
+        checkedAt: (ready.body as { checkedAt: string }).checkedAt,
+      });
+      assert.equal(ready.headers.get("cache-control"), "no-store");
+    });
+
+    it("is 503 naming the database when this replica cannot reach it", async () => {
+      api = await startApiUnderTest(database);
+      await database.handle.close();
+      const ready = await httpGet(`${api.baseUrl}/api/v1/ready`);
+      assert.equal(ready.status, 503);
+      const body = ready.body as Readiness;
+      assert.equal(body.status, "not_ready");
+      assert.deepEqual(
+        body.causes.map((cause) => cause.code),
+        [ABAS_API__DATABASE_UNAVAILABLE],
+      );
+    });
+
+    it("is 503 naming the shutdown as soon as the server starts draining, while other routes still answer", async () => {
+      // Given a server that drains for 1.5 s before it stops listening
+      api = await startApiUnderTest(database, {}, { drainDelayMs: 1_500 });
+      const baseUrl = api.baseUrl;
+      // When it is asked to close
+      const closing = api.server.close();
+      // Then readiness turns 503 at once, other requests are still served, each asking to close its connection
+      const ready = await httpGet(`${baseUrl}/api/v1/ready`);
+      assert.equal(ready.status, 503);
+      assert.deepEqual(
+        (ready.body as Readiness).causes.map((cause) => [cause.code, cause.name]),
+        [[ABAS_API__SHUTTING_DOWN, "ABAS_API__SHUTTING_DOWN"]],
+      );
+      const ping = await httpGet(`${baseUrl}/api/v1/ping`);
+      assert.equal(ping.status, 200);
+      assert.equal(ping.headers.get("connection"), "close");
+      // And once the drain is over the server is gone
+      await closing;
+      await assert.rejects(httpGet(`${baseUrl}/api/v1/ping`));
     });
   });
 }

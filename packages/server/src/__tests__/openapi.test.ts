@@ -24,6 +24,7 @@ const ROUTES = {
   "/api/v1/attestations/{id}": { operationId: "getAttestation", public: false },
   "/api/v1/agents/{id}": { operationId: "getAgent", public: false },
   "/api/v1/health": { operationId: "getHealth", public: true },
+  "/api/v1/ready": { operationId: "getReadiness", public: true },
   "/api/v1/ping": { operationId: "ping", public: true },
   "/api/v1/openapi.json": { operationId: "getOpenApiDocument", public: true },
 } as const;

@@ -1,8 +1,12 @@
 import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { setTimeout as delay } from "node:timers/promises";
+
+import { ABAS_API__SHUTTING_DOWN } from "@abas/errors";
 
 import { openTestDatabase, testDatabaseTargets, type TestDatabase } from "@abas/db/testing";
 
@@ -55,6 +59,51 @@ for (const target of testDatabaseTargets()) {
     });
   });
 }
+
+describe("abas-server shutdown", () => {
+  it("on SIGTERM turns readiness 503 first, finishes the request in flight, then exits 0", async () => {
+    // Given a ledger that accepts connections and never answers (a fault injected on purpose), so
+    // that a health check stays in flight for its whole 2.5 s timeout
+    const hung = createServer(() => undefined);
+    await new Promise<void>((resolve) => hung.listen(0, "127.0.0.1", resolve));
+    const dataDir = mkdtempSync(join(tmpdir(), "abas-server-drain-"));
+    const child = spawnBin([], {
+      DATA_DIR: dataDir,
+      PORT: "0",
+      LOG_LEVEL: "info",
+      RPC_URL: `http://127.0.0.1:${(hung.address() as { port: number }).port}`,
+      HEALTH_TIMEOUT_MS: "2500",
+      DRAIN_DELAY_MS: "1000",
+    });
+    try {
+      const url = await servingUrl(child);
+      const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+      const inFlight = httpGet(`${url}/health`);
+      await delay(200);
+
+      // When the server is told to stop
+      child.kill("SIGTERM");
+      await delay(200);
+
+      // Then a new request learns it is shutting down, the one in flight gets its whole answer,
+      // and the process ends cleanly
+      const ready = await httpGet(`${url}/ready`);
+      assert.equal(ready.status, 503);
+      assert.deepEqual(
+        (ready.body as { causes: { code: number }[] }).causes.map((cause) => cause.code),
+        [ABAS_API__SHUTTING_DOWN],
+      );
+      const health = await inFlight;
+      assert.equal(health.status, 503);
+      assert.match(JSON.stringify(health.body), /no answer within 2500 ms/);
+      assert.equal(await exited, 0);
+    } finally {
+      child.kill("SIGKILL");
+      hung.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
 
 describe("abas-server process settings", () => {
   it("creates and migrates the SQLite database under DATA_DIR on first start", async () => {

@@ -1,16 +1,19 @@
-/** Routes without an API key: health, a bare ping, and the OpenAPI document. */
+/** Routes without an API key: health, readiness, a bare ping, and the OpenAPI document. */
 import type { Database, Dialect } from "@abas/db";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { Type } from "@sinclair/typebox";
 import type { Kysely } from "kysely";
 
-import { checkHealth, type HealthSettings } from "../health.js";
+import { checkHealth, checkReadiness, type HealthSettings } from "../health.js";
+import type { Lifecycle } from "../lifecycle.js";
 import { problemResponses, PUBLIC_SECURITY } from "../schemas/common.js";
-import { HealthReport, Ping } from "../schemas/health.js";
+import { HealthReport, Ping, Readiness } from "../schemas/health.js";
 
 export interface PublicRouteOptions {
   readonly db: Kysely<Database>;
   readonly dialect: Dialect;
   readonly health: HealthSettings;
+  readonly lifecycle: Lifecycle;
 }
 
 export const publicRoutes: FastifyPluginAsyncTypebox<PublicRouteOptions> = async (app, options) => {
@@ -19,13 +22,16 @@ export const publicRoutes: FastifyPluginAsyncTypebox<PublicRouteOptions> = async
     {
       schema: {
         operationId: "getHealth",
-        summary: "Indexer and ledger synchronisation: 200 when healthy, 503 naming each cause when not",
+        summary: "The service's health: 200 when fresh ledger data is served, 503 naming each cause when not",
+        description:
+          "Checks the database, the ledger (getSlot) and the indexer's progress and agreement with the ledger. " +
+          "For monitoring; load balancers should route on /ready, which leaves out what every replica shares.",
         tags: ["service"],
         security: PUBLIC_SECURITY,
         response: {
           200: HealthReport,
           503: { ...HealthReport, description: "Unhealthy: `causes` names why" },
-          ...problemResponses([500]),
+          ...problemResponses([400, 500]),
         },
       },
     },
@@ -37,6 +43,35 @@ export const publicRoutes: FastifyPluginAsyncTypebox<PublicRouteOptions> = async
   );
 
   app.get(
+    "/ready",
+    {
+      schema: {
+        operationId: "getReadiness",
+        summary:
+          "Whether this replica should get requests: 200 when ready, 503 while shutting down or without its database",
+        description:
+          "For load balancers. Turns 503 as soon as the server starts draining, before it stops listening. " +
+          "The ledger and the indexer are not checked: they are shared by every replica (see /health).",
+        tags: ["service"],
+        security: PUBLIC_SECURITY,
+        response: {
+          200: Readiness,
+          503: { ...Readiness, description: "Not ready: `causes` names why" },
+          ...problemResponses([400, 500]),
+        },
+      },
+    },
+    async (_request, reply) => {
+      const report = await checkReadiness(options.db, {
+        draining: options.lifecycle.draining,
+        timeoutMs: options.health.timeoutMs,
+      });
+      void reply.header("cache-control", "no-store");
+      return reply.code(report.status === "ready" ? 200 : 503).send(report);
+    },
+  );
+
+  app.get(
     "/ping",
     {
       schema: {
@@ -44,7 +79,7 @@ export const publicRoutes: FastifyPluginAsyncTypebox<PublicRouteOptions> = async
         summary: "Answers without touching the database (a baseline for benchmarks and probes)",
         tags: ["service"],
         security: PUBLIC_SECURITY,
-        response: { 200: Ping },
+        response: { 200: Ping, ...problemResponses([400, 500]) },
       },
     },
     async () => ({ ok: true as const }),
@@ -58,6 +93,10 @@ export const publicRoutes: FastifyPluginAsyncTypebox<PublicRouteOptions> = async
         summary: "This API's OpenAPI 3.1 document, generated from the schemas that validate requests",
         tags: ["service"],
         security: PUBLIC_SECURITY,
+        response: {
+          200: Type.Object({}, { additionalProperties: true, description: "An OpenAPI 3.1 document" }),
+          ...problemResponses([400, 500]),
+        },
       },
     },
     async () => app.swagger(),

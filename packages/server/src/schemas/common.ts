@@ -50,7 +50,7 @@ export const Problem = Type.Object(
 );
 
 const PROBLEM_DESCRIPTIONS: Record<number, string> = {
-  400: "A parameter is invalid",
+  400: "A parameter is invalid, or the request itself is malformed",
   401: "The API key is missing, malformed, unknown or revoked",
   404: "Nothing matches the id",
   429: "The API key's rate limit is reached; see Retry-After",

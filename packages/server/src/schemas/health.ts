@@ -11,8 +11,12 @@ export const HealthCause = Type.Object({
 });
 
 export const HealthReport = Type.Object({
-  status: StringEnum(["ok", "unhealthy"] as const),
-  causes: Type.Array(HealthCause, { description: "Why the service is unhealthy; empty when ok" }),
+  status: StringEnum(["ok", "degraded", "unhealthy"] as const, {
+    description:
+      "ok: fresh ledger data is served; degraded: answers may be stale or not match the ledger (see causes); " +
+      "unhealthy: the database does not answer",
+  }),
+  causes: Type.Array(HealthCause, { description: "Why the service is not ok; empty when ok" }),
   database: Type.Object({
     status: StringEnum(["ok", "unavailable"] as const),
     dialect: StringEnum(["sqlite", "postgres"] as const),
@@ -30,7 +34,21 @@ export const HealthReport = Type.Object({
     lastIngestAt: IsoTime("When the indexer last applied a new transaction"),
     heartbeatAt: IsoTime("When the indexer last polled successfully"),
     lastErrorAt: IsoTime("When the indexer last met an error, if its last poll failed"),
+    divergence: Nullable(
+      Type.String({
+        description:
+          "Why the index no longer matches the ledger (repaired by abas reindex); null when it does",
+      }),
+    ),
   }),
+  checkedAt: Type.String({ format: "date-time" }),
+});
+
+export const Readiness = Type.Object({
+  status: StringEnum(["ready", "not_ready"] as const, {
+    description: "ready: this replica can answer; not_ready: take it out of the load balancer (see causes)",
+  }),
+  causes: Type.Array(HealthCause, { description: "Why this replica is not ready; empty when ready" }),
   checkedAt: Type.String({ format: "date-time" }),
 });
 

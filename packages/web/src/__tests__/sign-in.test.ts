@@ -126,6 +126,25 @@ class Browser {
   }
 }
 
+/** The web plugin on an app of its own, for the site at HOST. */
+async function webApp(
+  database: TestDatabase,
+  options: { now?: () => number } = {},
+): Promise<FastifyInstance> {
+  const app = Fastify();
+  await app.register(webPlugin, {
+    db: database.db,
+    dialect: database.dialect,
+    rpcUrl: service.rpcUrl,
+    publicUrl: `http://${HOST}`,
+    // Every test browser asks from one address; the limits have their own test.
+    signInChallengesPerMinute: { perClient: 1_000, perServer: 1_000 },
+    ...options,
+  });
+  await app.ready();
+  return app;
+}
+
 function assertRefused(
   response: LightMyRequestResponse,
   statusCode: number,
@@ -146,14 +165,7 @@ for (const target of testDatabaseTargets()) {
 
     before(async () => {
       database = await openTestDatabase(target.dialect);
-      app = Fastify();
-      await app.register(webPlugin, {
-        db: database.db,
-        dialect: database.dialect,
-        rpcUrl: service.rpcUrl,
-        now: () => now,
-      });
-      await app.ready();
+      app = await webApp(database, { now: () => now });
     });
     after(async () => {
       await app?.close();
@@ -293,9 +305,7 @@ for (const target of testDatabaseTargets()) {
 
     before(async () => {
       database = await openTestDatabase(target.dialect);
-      app = Fastify();
-      await app.register(webPlugin, { db: database.db, dialect: database.dialect, rpcUrl: service.rpcUrl });
-      await app.ready();
+      app = await webApp(database);
     });
     after(async () => {
       await app?.close();

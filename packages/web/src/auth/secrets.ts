@@ -1,4 +1,6 @@
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+
+import type { WebDatabase } from "./web-tables.js";
 
 /** A random token for cookies and CSRF: 32 bytes, base64url. */
 export function randomToken(): string {
@@ -14,4 +16,38 @@ export function sameSecret(a: string, b: string): boolean {
   const left = Buffer.from(a, "utf8");
   const right = Buffer.from(b, "utf8");
   return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/** The name of the key the sign-in cookie is signed with, in `web_secrets`. */
+const SIGN_IN_COOKIE_KEY = "sign-in-cookie";
+
+/** The shared signing key: made by the first replica that needs it, read by every other one. */
+export async function loadSigningKey(db: WebDatabase): Promise<Buffer> {
+  await db
+    .insertInto("web_secrets")
+    .values({ name: SIGN_IN_COOKIE_KEY, value: randomBytes(32).toString("hex") })
+    .onConflict((conflict) => conflict.column("name").doNothing())
+    .execute();
+  const row = await db
+    .selectFrom("web_secrets")
+    .select("value")
+    .where("name", "=", SIGN_IN_COOKIE_KEY)
+    .executeTakeFirstOrThrow();
+  return Buffer.from(row.value, "hex");
+}
+
+const mac = (key: Buffer, value: string): string =>
+  createHmac("sha256", key).update(value, "utf8").digest("base64url");
+
+/** `<random>.<HMAC of it>`: a token only this service can mint. */
+export function signedToken(key: Buffer): string {
+  const value = randomToken();
+  return `${value}.${mac(key, value)}`;
+}
+
+/** Whether `token` was minted by `signedToken` with this key (a double-submit value an attacker chose is not). */
+export function isSignedToken(key: Buffer, token: string): boolean {
+  const dot = token.indexOf(".");
+  if (dot <= 0) return false;
+  return sameSecret(token.slice(dot + 1), mac(key, token.slice(0, dot)));
 }

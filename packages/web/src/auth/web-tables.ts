@@ -1,4 +1,7 @@
-/** The tables of the web app's sign-in (migration 2026-11-21T0200-web-sign-in in @abas/db). */
+/**
+ * The tables of the web app's sign-in (migrations 2026-11-21T0200-web-sign-in and
+ * 2026-11-23T0200-web-secrets in @abas/db).
+ */
 import type { Database } from "@abas/db";
 import type { Kysely } from "kysely";
 
@@ -23,9 +26,16 @@ export type SessionsTable = {
   expires_at: number;
 };
 
+export type SecretsTable = {
+  name: string;
+  /** Hex of 32 random bytes. */
+  value: string;
+};
+
 export type WebTables = {
   web_sign_in_nonces: SignInNoncesTable;
   web_sessions: SessionsTable;
+  web_secrets: SecretsTable;
 };
 
 export type WebDatabase = Kysely<Database & WebTables>;

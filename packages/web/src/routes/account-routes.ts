@@ -12,7 +12,7 @@ import { createApiKey, listApiKeys, revokeApiKey } from "@abas/db";
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 
 import { findSession, closeSession, openSession, type Session } from "../auth/sessions.js";
-import { randomToken, sameSecret, sha256Hex } from "../auth/secrets.js";
+import { isSignedToken, sameSecret, sha256Hex, signedToken } from "../auth/secrets.js";
 import {
   completeSignIn,
   issueSignInChallenge,
@@ -85,14 +85,35 @@ async function requireSession(context: WebContext, request: FastifyRequest): Pro
   return signedIn;
 }
 
-/** The sign-in cookie of a state-changing sign-in request, checked against its header. */
+/**
+ * The sign-in cookie of a state-changing sign-in request, checked against its header (double
+ * submit) and for this service's signature: a value planted by someone else (a cookie set from a
+ * sibling domain, a client that picks both) is refused.
+ */
 function requireSignInToken(context: WebContext, request: FastifyRequest): string {
   const token = request.cookies[SIGN_IN_COOKIE];
   if (!token) {
     throw new HttpError(403, "The sign-in page expired: reload it and sign in again.", "csrf-missing");
   }
   checkCsrf(context, request, token);
+  if (!isSignedToken(context.signingKey, token)) {
+    throw new HttpError(403, "Invalid CSRF token: reload the page and try again.", "csrf-invalid");
+  }
   return token;
+}
+
+/** A sign-in challenge stores a nonce row: each client, and the process as a whole, gets a few a minute. */
+function takeChallengeAllowance(context: WebContext, request: FastifyRequest, reply: FastifyReply): void {
+  const { perClient, perServer } = context.challengeLimits;
+  for (const decision of [perClient.take(request.ip), perServer.take("*")]) {
+    if (decision.allowed) continue;
+    void reply.header("retry-after", decision.retryAfterSeconds);
+    throw new HttpError(
+      429,
+      `Too many sign-in attempts: try again in ${decision.retryAfterSeconds} s.`,
+      "rate-limited",
+    );
+  }
 }
 
 async function expectationsOf(context: WebContext, request: FastifyRequest): Promise<SignInExpectations> {
@@ -126,8 +147,8 @@ export const accountRoutes: FastifyPluginAsync<{ context: WebContext }> = async 
     const signedIn = await signedInOf(context, request);
     if (signedIn === undefined) {
       let token = request.cookies[SIGN_IN_COOKIE];
-      if (!token) {
-        token = randomToken();
+      if (!token || !isSignedToken(context.signingKey, token)) {
+        token = signedToken(context.signingKey);
         reply.setCookie(
           SIGN_IN_COOKIE,
           token,
@@ -165,6 +186,7 @@ export const accountRoutes: FastifyPluginAsync<{ context: WebContext }> = async 
 
   app.post("/auth/challenge", async (request, reply) => {
     const token = requireSignInToken(context, request);
+    takeChallengeAllowance(context, request, reply);
     const challenge = await issueSignInChallenge(context.webDb, {
       expectations: await expectationsOf(context, request),
       bindingHash: sha256Hex(token),

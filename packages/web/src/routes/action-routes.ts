@@ -6,15 +6,18 @@
  * The Action is informational: its button is disabled, its links open the Explorer and the
  * receipt page. Every answer carries the Actions CORS headers, X-Action-Version and X-Blockchain-Ids.
  */
+import { setTimeout as delay } from "node:timers/promises";
+
 import { getAttestation, type AttestationRecord as IndexedAttestation } from "@abas/db";
 import { getTransactionExplorerUrl } from "@abas/sdk";
 import type { ActionGetResponse, ActionsJson } from "@solana/actions-spec";
-import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest, FastifySchema } from "fastify";
 
 import { decodeAddress, isTransactionSignature } from "../base58.js";
 import type { LedgerVerification } from "../ledger/verify-record.js";
 import type { VerificationCache } from "../ledger/verification-cache.js";
 import { setActionHeaders } from "../share/action-headers.js";
+import { ACTION_SCHEMAS } from "../share/action-schemas.js";
 import { renderReceiptCard } from "../share/receipt-card.js";
 import { describeReceipt, describeUnknown, type ReceiptFacts } from "../share/receipt-facts.js";
 import { ACTION_PATH, CARD_PATH, cardUrl } from "../share/share-links.js";
@@ -27,6 +30,9 @@ interface Subject {
 }
 
 type Reference = { readonly key: "tx" | "id"; readonly value: string };
+
+/** Once known, the ledger's identity is remembered; this bounds only the first asks of a hanging ledger. */
+const LEDGER_IDENTITY_WAIT_MS = 500;
 
 const ATTESTATION_ID = /^([1-9A-HJ-NP-Za-km-z]{32,44})(?::(\d{1,3}))?$/;
 
@@ -103,7 +109,11 @@ export const actionRoutes: FastifyPluginAsync<{ context: WebContext; cache: Veri
   };
 
   app.addHook("onRequest", async (_request, reply) => {
-    const identity = await context.ledgerIdentity().catch(() => undefined);
+    // The chain id header is worth a short wait only: a hanging ledger must not hold the answer.
+    const identity = await Promise.race([
+      context.ledgerIdentity().catch(() => undefined),
+      delay(LEDGER_IDENTITY_WAIT_MS, undefined),
+    ]);
     setActionHeaders(reply, identity?.blockchainId);
   });
 
@@ -164,46 +174,52 @@ export const actionRoutes: FastifyPluginAsync<{ context: WebContext; cache: Veri
     } satisfies ActionGetResponse;
   }
 
-  app.route({
-    method: ["GET", "OPTIONS"],
-    url: ACTION_PATH,
-    handler: async (request, reply) => answerAction(request, reply, referenceFrom(request.query)),
+  /**
+   * GET with its OpenAPI description, and OPTIONS (the CORS preflight the Actions specification
+   * asks for) with the same answer, left out of the document. The schemas only document: the
+   * handlers check their parameters, and answers are plain JSON.
+   */
+  function actionRoute<Params = unknown>(
+    url: string,
+    schema: (typeof ACTION_SCHEMAS)[keyof typeof ACTION_SCHEMAS],
+    handler: (request: FastifyRequest<{ Params: Params }>, reply: FastifyReply) => Promise<unknown>,
+  ): void {
+    const options = {
+      validatorCompiler: () => () => true,
+      serializerCompiler: () => (data: unknown) => JSON.stringify(data),
+    };
+    app.get<{ Params: Params }>(url, { ...options, schema }, handler);
+    app.options<{ Params: Params }>(url, { ...options, schema: { hide: true } as FastifySchema }, handler);
+  }
+
+  actionRoute(ACTION_PATH, ACTION_SCHEMAS.verifyByQuery, async (request, reply) =>
+    answerAction(request, reply, referenceFrom(request.query)),
+  );
+
+  actionRoute(CARD_PATH, ACTION_SCHEMAS.card, async (request, reply) => {
+    const reference = referenceFrom(request.query);
+    const subject = await resolveSubject(context, cache, reference);
+    const facts = factsOf(subject, reference);
+    const host = new URL(originOf(context, request)).host;
+    // An unknown reference's card says "not found" at the time of asking: not worth keeping.
+    const png =
+      subject === undefined
+        ? renderReceiptCard(facts, Date.now(), host)
+        : cardOf(facts, subject.verification.checkedAt, host, reference);
+    return reply
+      .type("image/png")
+      .header("cache-control", `public, max-age=${facts.status === "verified" ? 300 : 10}`)
+      .send(png);
   });
 
-  app.route({
-    method: ["GET", "OPTIONS"],
-    url: CARD_PATH,
-    handler: async (request, reply) => {
-      const reference = referenceFrom(request.query);
-      const subject = await resolveSubject(context, cache, reference);
-      const facts = factsOf(subject, reference);
-      // An unknown reference's card says "not found" at the time of asking: not worth keeping.
-      const png =
-        subject === undefined
-          ? renderReceiptCard(facts, Date.now(), new URL(originOf(context, request)).host)
-          : cardOf(
-              facts,
-              subject.verification.checkedAt,
-              new URL(originOf(context, request)).host,
-              reference,
-            );
-      return reply
-        .type("image/png")
-        .header("cache-control", `public, max-age=${facts.status === "verified" ? 300 : 10}`)
-        .send(png);
-    },
-  });
+  actionRoute<{ id: string }>(`${ACTION_PATH}/:id`, ACTION_SCHEMAS.verifyByPath, async (request, reply) =>
+    answerAction(request, reply, referenceFromPath(request.params.id)),
+  );
 
-  app.route<{ Params: { id: string } }>({
-    method: ["GET", "OPTIONS"],
-    url: `${ACTION_PATH}/:id`,
-    handler: async (request, reply) => answerAction(request, reply, referenceFromPath(request.params.id)),
-  });
-
-  app.route({
-    method: ["GET", "OPTIONS"],
-    url: "/actions.json",
-    handler: async () =>
+  actionRoute(
+    "/actions.json",
+    ACTION_SCHEMAS.actionsJson,
+    async () =>
       ({
         rules: [
           // A receipt page's URL unfurls as its Action: /app/attestations/<id> -> /api/actions/verify/<id>.
@@ -211,5 +227,5 @@ export const actionRoutes: FastifyPluginAsync<{ context: WebContext; cache: Veri
           { pathPattern: "/api/actions/**", apiPath: "/api/actions/**" },
         ],
       }) satisfies ActionsJson,
-  });
+  );
 };

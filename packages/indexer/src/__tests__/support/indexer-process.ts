@@ -26,6 +26,8 @@ export type IndexerProcess = Readonly<{
   /** Resolves when a log line with this `msg` appears. */
   waitForLog: (message: string, timeoutMs?: number) => Promise<Record<string, unknown>>;
   kill9: () => Promise<void>;
+  /** Sends a signal without waiting (SIGSTOP freezes the process, SIGCONT resumes it). */
+  signal: (signal: NodeJS.Signals) => void;
   /** SIGTERM, then waits for the exit. */
   stop: () => Promise<number | null>;
 }>;
@@ -103,7 +105,12 @@ export function spawnIndexerProcess(options: IndexerProcessOptions): IndexerProc
       });
     },
     kill9: async () => {
+      // A frozen process must be resumed for SIGKILL to be delivered promptly on every kernel.
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGCONT");
       await signalAndWait("SIGKILL");
+    },
+    signal: (signal) => {
+      child.kill(signal);
     },
     stop: () => signalAndWait("SIGTERM"),
   };

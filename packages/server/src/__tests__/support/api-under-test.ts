@@ -7,7 +7,7 @@ import type { TestDatabase } from "@abas/db/testing";
 import { ApiClient } from "@abas/sdk";
 
 import { buildApp, type AbasApp, type AppOptions } from "../../app.js";
-import { startServer, type RunningServer } from "../../server.js";
+import { startServer, type RunningServer, type StartServerOptions } from "../../server.js";
 
 /** A port nothing listens on: the ledger-unreachable case. */
 export const CLOSED_PORT_RPC_URL = "http://127.0.0.1:9";
@@ -36,6 +36,7 @@ export interface ApiUnderTest {
 export async function startApiUnderTest(
   database: TestDatabase,
   options: Partial<Omit<AppOptions, "db" | "dialect">> = {},
+  serverOptions: Partial<StartServerOptions> = {},
 ): Promise<ApiUnderTest> {
   const app = await buildApp({
     db: database.db,
@@ -44,7 +45,7 @@ export async function startApiUnderTest(
     logLevel: "silent",
     ...options,
   });
-  const server = await startServer(app, { port: 0, host: "127.0.0.1" });
+  const server = await startServer(app, { port: 0, host: "127.0.0.1", ...serverOptions });
   const { key } = await createApiKey(database.db, { name: "test" });
   return {
     database,

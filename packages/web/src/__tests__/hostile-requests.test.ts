@@ -1,0 +1,226 @@
+/**
+ * The web app and share link under hostile requests, over real HTTP against `npm start`'s stack
+ * (no PUBLIC_URL, on loopback): a forged Host header (a phishing relay), a flood of sign-in
+ * challenges, a sign-in cookie the server never issued, and a share link while the ledger hangs.
+ */
+import assert from "node:assert/strict";
+import { request } from "node:http";
+import { createServer, type Server, type Socket } from "node:net";
+import { after, before, describe, test } from "node:test";
+
+import { buildAttestation, openTestDatabase, seedAttestations, type TestDatabase } from "@abas/db/testing";
+import Fastify, { type FastifyInstance } from "fastify";
+
+import { webPlugin } from "../index.js";
+import { startSeededStack, type SeededStack } from "./support/stack.js";
+
+interface Reply {
+  readonly status: number;
+  readonly headers: Record<string, string | string[] | undefined>;
+  readonly text: string;
+  readonly cookies: string[];
+}
+
+/** A request with exactly these headers (fetch would not let a test forge Host). */
+function send(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string; localAddress?: string } = {},
+) {
+  return new Promise<Reply>((resolve, reject) => {
+    const outgoing = request(
+      url,
+      { method: options.method ?? "GET", headers: options.headers, localAddress: options.localAddress },
+      (response) => {
+        let text = "";
+        response.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")));
+        response.on("end", () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            text,
+            cookies: (response.headers["set-cookie"] ?? []).map((cookie) => cookie.split(";")[0]!),
+          }),
+        );
+      },
+    );
+    outgoing.on("error", reject);
+    outgoing.end(options.body);
+  });
+}
+
+/** The page's sign-in cookie and CSRF token, as a browser on `host` gets them. */
+async function signInPage(origin: string, host: string): Promise<{ cookie: string; token: string }> {
+  const page = await send(`${origin}/app/api-keys`, { headers: { host } });
+  assert.equal(page.status, 200, page.text);
+  const cookie = page.cookies.find((value) => value.startsWith("abas_sign_in="))!;
+  const token = /<meta name="csrf-token" content="([^"]+)"/.exec(page.text)![1]!;
+  return { cookie, token };
+}
+
+function challenge(origin: string, host: string, cookie: string, token: string, localAddress?: string) {
+  return send(`${origin}/app/auth/challenge`, {
+    method: "POST",
+    headers: { host, cookie, "x-csrf-token": token, "content-type": "application/json" },
+    body: "{}",
+    ...(localAddress === undefined ? {} : { localAddress }),
+  });
+}
+
+let stack: SeededStack;
+before(async () => {
+  stack = await startSeededStack();
+});
+after(async () => stack?.stop());
+
+describe("a forged Host header without PUBLIC_URL", () => {
+  test("a sign-in challenge is never issued for another domain (a phishing relay)", async () => {
+    // Given a page fetched and a challenge asked through a proxy that says Host: evil.example
+    const page = await send(`${stack.origin}/app/api-keys`, { headers: { host: "evil.example" } });
+    const relayed = await challenge(stack.origin, "evil.example", "abas_sign_in=x", "x");
+    // Then both are refused: this server answers for its own loopback address only
+    for (const reply of [page, relayed]) {
+      assert.equal(reply.status, 421, reply.text);
+      assert.doesNotMatch(reply.text, /wants you to sign in|"domain"/);
+    }
+    assert.equal(JSON.parse(relayed.text).code, "unknown-host");
+    assert.match(JSON.parse(relayed.text).message, /evil\.example/);
+  });
+
+  test("the site's own loopback names still sign in, each naming itself", async () => {
+    const port = new URL(stack.origin).port;
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`]) {
+      const { cookie, token } = await signInPage(stack.origin, host);
+      const reply = await challenge(stack.origin, host, cookie, token);
+      assert.equal(reply.status, 200, reply.text);
+      const fields = JSON.parse(reply.text) as { domain: string; uri: string };
+      assert.equal(fields.domain, host);
+      assert.equal(fields.uri, `http://${host}/app/api-keys`);
+    }
+    // A loopback name with another port is not this site either
+    const otherPort = await send(`${stack.origin}/app/api-keys`, { headers: { host: "127.0.0.1:1" } });
+    assert.equal(otherPort.status, 421);
+  });
+
+  test("the share link never puts the forged Host into its icon or links", async () => {
+    const url = `${stack.origin}/api/actions/verify?tx=${stack.plain.txSignature}`;
+    const forged = await send(url, { headers: { host: "evil.example" } });
+    assert.equal(forged.status, 421, forged.text);
+    assert.doesNotMatch(forged.text, /evil\.example\/api/);
+    const genuine = await send(url);
+    const action = JSON.parse(genuine.text) as { icon: string };
+    assert.ok(action.icon.startsWith(`${stack.origin}/api/actions/verify/card.png?`), action.icon);
+  });
+});
+
+describe("the sign-in cookie", () => {
+  test("a value the server never issued is refused, even when the header repeats it", async () => {
+    const host = new URL(stack.origin).host;
+    const forged = await challenge(
+      stack.origin,
+      host,
+      "abas_sign_in=chosen-by-the-attacker",
+      "chosen-by-the-attacker",
+    );
+    assert.equal(forged.status, 403, forged.text);
+    assert.equal(JSON.parse(forged.text).code, "csrf-invalid");
+  });
+});
+
+describe("a flood of sign-in challenges", () => {
+  test("one client gets 10 a minute, then 429 with Retry-After", async () => {
+    // From an address of its own (the other tests ask from 127.0.0.1)
+    const host = new URL(stack.origin).host;
+    const { cookie, token } = await signInPage(stack.origin, host);
+    const statuses: number[] = [];
+    let refused: Reply | undefined;
+    for (let i = 0; i < 30; i++) {
+      const reply = await challenge(stack.origin, host, cookie, token, "127.0.0.5");
+      statuses.push(reply.status);
+      if (reply.status === 429) refused = reply;
+    }
+    assert.deepEqual(statuses, [...Array<number>(10).fill(200), ...Array<number>(20).fill(429)]);
+    assert.equal(JSON.parse(refused!.text).code, "rate-limited");
+    const retryAfter = Number(refused!.headers["retry-after"]);
+    assert.ok(retryAfter >= 1 && retryAfter <= 6, `Retry-After ${retryAfter}`);
+  });
+});
+
+describe("a flood of sign-in challenges from many clients", () => {
+  test("the process as a whole stops issuing nonces past its own limit", async () => {
+    const database = await openTestDatabase("sqlite");
+    const app = Fastify();
+    await app.register(webPlugin, {
+      db: database.db,
+      dialect: database.dialect,
+      rpcUrl: stack.rpcUrl,
+      publicUrl: "http://abas.test",
+      signInChallengesPerMinute: { perClient: 100, perServer: 3 },
+    });
+    try {
+      const statuses: number[] = [];
+      for (let client = 1; client <= 5; client++) {
+        const remoteAddress = `10.0.0.${client}`;
+        const page = await app.inject({ method: "GET", url: "/app/api-keys", remoteAddress });
+        const cookie = page.cookies.find((entry) => entry.name === "abas_sign_in")!.value;
+        const reply = await app.inject({
+          method: "POST",
+          url: "/app/auth/challenge",
+          remoteAddress,
+          headers: { cookie: `abas_sign_in=${cookie}`, "x-csrf-token": cookie },
+          payload: {},
+        });
+        statuses.push(reply.statusCode);
+      }
+      assert.deepEqual(statuses, [200, 200, 200, 429, 429]);
+      const rows = await database.db
+        .selectFrom("web_sign_in_nonces" as never)
+        .selectAll()
+        .execute();
+      assert.equal(rows.length, 3);
+    } finally {
+      await app.close();
+      await database.dispose();
+    }
+  });
+});
+
+describe("the share link while the ledger hangs", () => {
+  let database: TestDatabase;
+  let app: FastifyInstance;
+  let hung: Server;
+  const sockets = new Set<Socket>();
+  before(async () => {
+    // A ledger that accepts connections and never answers: a fault injected on purpose
+    hung = createServer((socket) => sockets.add(socket));
+    await new Promise<void>((resolve) => hung.listen(0, "127.0.0.1", resolve));
+    database = await openTestDatabase("sqlite");
+    app = Fastify();
+    await app.register(webPlugin, {
+      db: database.db,
+      dialect: database.dialect,
+      rpcUrl: `http://127.0.0.1:${(hung.address() as { port: number }).port}`,
+      publicUrl: "https://abas.example.com",
+    });
+    await app.listen({ port: 0, host: "127.0.0.1" });
+  });
+  after(async () => {
+    await app?.close();
+    for (const socket of sockets) socket.destroy();
+    hung?.close();
+    await database?.dispose();
+  });
+
+  test("answers within 5 s that the ledger could not be checked", async () => {
+    const record = buildAttestation({ slot: 10, timestamp: 1_763_700_000 });
+    await seedAttestations(database.db, [record]);
+    const started = Date.now();
+    const reply = await send(
+      `http://127.0.0.1:${(app.server.address() as { port: number }).port}/api/actions/verify?tx=${record.tx_signature}`,
+    );
+    const elapsed = Date.now() - started;
+    assert.equal(reply.status, 200, reply.text);
+    const action = JSON.parse(reply.text) as { label: string; description: string };
+    assert.equal(action.label, "Ledger unreachable");
+    assert.ok(elapsed < 5_000, `answered in ${elapsed} ms`);
+  });
+});
