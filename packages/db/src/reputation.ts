@@ -4,6 +4,8 @@
  * API, the MCP server and the web app give the same inputs the same score. docs/api.md gives the
  * formula with worked examples; any change to it is a new version.
  */
+import type { ApiAgent, ApiReputation } from "@abas/api-contract";
+
 export const REPUTATION_FORMULA_VERSION = "1";
 
 /** How much each component counts; they sum to 1. */
@@ -27,7 +29,7 @@ export const REPUTATION_PARAMETERS = {
 
 const SECONDS_PER_DAY = 86_400;
 
-export type AgentStatusName = "active" | "suspended" | "revoked";
+export type AgentStatusName = ApiAgent["status"];
 
 export interface ReputationInputs {
   readonly status: AgentStatusName;
@@ -43,26 +45,8 @@ export interface ReputationInputs {
   readonly referenceTime: number;
 }
 
-export interface ReputationComponents {
-  readonly tenure: number;
-  readonly volume: number;
-  readonly regularity: number;
-  readonly compliance: number;
-}
-
-export interface Reputation {
-  /** 0..100, an integer. */
-  readonly score: number;
-  readonly version: typeof REPUTATION_FORMULA_VERSION;
-  readonly referenceTime: number;
-  /** Each 0..1, rounded to 4 decimals for display (the score uses the unrounded values). */
-  readonly components: ReputationComponents;
-  readonly weights: typeof REPUTATION_WEIGHTS;
-  /** The score before the status cap. */
-  readonly uncappedScore: number;
-  /** The status cap applied: 40 when suspended, 0 when revoked, null when active. */
-  readonly cap: number | null;
-}
+/** Each 0..1. */
+export type ReputationComponents = ApiReputation["components"];
 
 function clamp01(value: number): number {
   return Math.min(1, Math.max(0, value));
@@ -92,7 +76,7 @@ function round4(value: number): number {
   return Math.round(value * 10_000) / 10_000;
 }
 
-export function computeReputation(inputs: ReputationInputs): Reputation {
+export function computeReputation(inputs: ReputationInputs): ApiReputation {
   const components = computeReputationComponents(inputs);
   const weighted =
     REPUTATION_WEIGHTS.tenure * components.tenure +

@@ -1,14 +1,25 @@
-/** Schema pieces the tools share. Messages name the expected format: the model reads them. */
+/**
+ * Schema pieces the tools share. Messages name the expected format: the model reads them. What the
+ * tools pass on from the REST API keeps the API contract's shapes (contract-to-zod.ts).
+ */
+import {
+  ACTION_TYPE_NAMES,
+  ADDRESS_PATTERN,
+  ApiAgent,
+  ApiAttestation,
+  ApiAttestationPage,
+  ApiReputation,
+  TIME_PATTERN,
+} from "@abas/api-contract";
 import { z } from "zod";
 
-export const BASE58_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
+import { zodObjectFromContract } from "./contract-to-zod.js";
+
+export const BASE58_ADDRESS = new RegExp(ADDRESS_PATTERN);
 export const BASE58_SIGNATURE = /^[1-9A-HJ-NP-Za-km-z]{64,88}$/;
 export const HEX_32_BYTES = /^[0-9a-fA-F]{64}$/;
 /** Unix seconds, or an ISO 8601 date (UTC midnight) or date-time with a zone; as the REST API takes them. */
-export const TIME_TEXT =
-  /^([0-9]{1,12}|[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}(:[0-9]{2}(\.[0-9]{1,9})?)?(Z|[+-][0-9]{2}:[0-9]{2}))?)$/;
-
-export const ACTION_TYPE_NAMES = ["Transaction", "ToolCall", "Decision", "ModelInvocation"] as const;
+export const TIME_TEXT = new RegExp(TIME_PATTERN);
 
 export const agentKey = (description: string) =>
   z
@@ -34,40 +45,19 @@ export const timeBound = (description: string) =>
 
 export const ActionTypeName = z.enum(ACTION_TYPE_NAMES);
 
-/** An attestation as the tools return it: the API's record plus an explorer link and a readable time. */
-export const AttestationItem = z.object({
-  id: z.string().describe("The attestation account address, or `<batch address>:<index>` for a batch item"),
-  kind: z.enum(["single", "batch"]),
-  actionType: ActionTypeName,
-  privacy: z.boolean().describe("true: storedHash is a salted commitment, not the action hash"),
-  storedHash: z.string().describe("What the ledger stores (hex): the action hash, or its commitment"),
-  agentSignature: z.string().describe("The agent's Ed25519 signature (base58)"),
-  txSignature: z.string().describe("The transaction that recorded it (for a batch item, the batch commit)"),
-  slot: z.number().int(),
-  timestamp: z.number().int().describe("Ledger unix seconds"),
-  recordedAt: z.string().describe("The ledger timestamp in ISO 8601 (UTC)"),
-  batch: z
-    .object({ address: z.string(), index: z.number().int(), merkleRoot: z.string() })
-    .nullable()
-    .describe("For a batch item: the batch account, the item's index and the signed Merkle root"),
-  explorerUrl: z.string().describe("The transaction in the Solana Explorer"),
-});
+/** The API's agent profile and page of attestations, for the parts the tools pass on unchanged. */
+export const AgentProfile = zodObjectFromContract(ApiAgent);
+export const AttestationPage = zodObjectFromContract(ApiAttestationPage);
 
-export const ReputationComponents = z.object({
-  tenure: z.number(),
-  volume: z.number(),
-  regularity: z.number(),
-  compliance: z.number(),
-});
+/** The API's reputation: the score, its components and weights, and the formula version. */
+export const Reputation = zodObjectFromContract(ApiReputation);
 
-export const Reputation = z.object({
-  score: z.number().int().describe("0 to 100"),
-  version: z.string().describe("The formula version"),
-  referenceTime: z.number().int().describe("Ledger unix seconds the score is computed at"),
-  components: ReputationComponents.describe("Each component from 0 to 1"),
-  weights: ReputationComponents,
-  uncappedScore: z.number().int(),
-  cap: z.number().int().nullable().describe("40 when suspended, 0 when revoked, null when active"),
-});
+/** An attestation as the tools return it: the API's record (its agent is the tool's) plus an explorer link and a readable time. */
+export const AttestationItem = zodObjectFromContract(ApiAttestation)
+  .omit({ agent: true, operator: true })
+  .extend({
+    recordedAt: z.string().describe("The ledger timestamp in ISO 8601 (UTC)"),
+    explorerUrl: z.string().describe("The transaction in the Solana Explorer"),
+  });
 
 export const isoTime = (unixSeconds: number): string => new Date(unixSeconds * 1000).toISOString();

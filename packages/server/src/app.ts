@@ -23,11 +23,11 @@ import { handleClientError, handleError, handleNotFound } from "./error-handler.
 import type { HealthSettings } from "./health.js";
 import { createLifecycle, type Lifecycle } from "./lifecycle.js";
 import { loggerOptions, type LogLevel } from "./logger.js";
+import { SECURITY_SCHEMES } from "./openapi-responses.js";
 import { TokenBucketRateLimiter } from "./rate-limiter.js";
 import { agentRoutes } from "./routes/agents.js";
 import { attestationRoutes } from "./routes/attestations.js";
 import { publicRoutes } from "./routes/public.js";
-import { SECURITY_SCHEMES } from "./schemas/common.js";
 
 export const API_PREFIX = "/api/v1";
 export const API_VERSION = "1.0.0";

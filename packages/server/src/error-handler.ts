@@ -8,6 +8,7 @@ import { randomUUID } from "node:crypto";
 import { STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
 
+import { ADDRESS_PATTERN, ATTESTATION_ID_PATTERN, TIME_PATTERN, type ApiProblem } from "@abas/api-contract";
 import {
   ABAS_API__INTERNAL_ERROR,
   ABAS_API__INVALID_CURSOR,
@@ -19,9 +20,7 @@ import {
 } from "@abas/errors";
 import type { FastifyError, FastifyReply, FastifyRequest, FastifySchemaValidationError } from "fastify";
 
-import { buildProblem, httpStatusOf, PROBLEM_CONTENT_TYPE, type ProblemDocument } from "./problem.js";
-import { ATTESTATION_ID_PATTERN, TIME_PATTERN } from "./schemas/attestation.js";
-import { ADDRESS_PATTERN } from "./schemas/common.js";
+import { buildProblem, httpStatusOf, PROBLEM_CONTENT_TYPE } from "./problem.js";
 
 /** Reasons a user can act on, by the pattern that failed (a regular expression alone says little). */
 const PATTERN_REASONS: Record<string, string> = {
@@ -74,14 +73,14 @@ const FRAMEWORK_REASONS: Record<string, string> = {
 };
 
 /** RFC 6750: a missing key only names the scheme; a refused one says the token is invalid. */
-function wwwAuthenticateOf(problem: ProblemDocument): string | undefined {
+function wwwAuthenticateOf(problem: ApiProblem): string | undefined {
   if (problem.status !== 401) return undefined;
   return problem.code === ABAS_API__API_KEY_MISSING
     ? 'Bearer realm="abas"'
     : 'Bearer realm="abas", error="invalid_token"';
 }
 
-export function toProblem(error: FastifyError, requestId: string): ProblemDocument {
+export function toProblem(error: FastifyError, requestId: string): ApiProblem {
   const thrown: unknown = error;
   if (isAbasError(thrown) && httpStatusOf(thrown.code) !== undefined) {
     return buildProblem(thrown.code, thrown.context, requestId);

@@ -7,6 +7,7 @@
  * indexer must not pull every replica out at once). Freshness uses the wall clock on purpose: it
  * is about the running system, not about ledger facts.
  */
+import type { ApiHealth, ApiHealthCause, ApiReadiness } from "@abas/api-contract";
 import {
   ABAS_API__DATABASE_UNAVAILABLE,
   ABAS_API__INDEX_DIVERGED,
@@ -19,15 +20,10 @@ import {
   type AbasErrorCode,
 } from "@abas/errors";
 import { getIndexerStatus, type Database, type Dialect, type IndexerStatus } from "@abas/db";
-import type { Static } from "@sinclair/typebox";
 import type { Kysely } from "kysely";
 
 import { fetchLedgerSlot } from "./ledger-slot.js";
 import { getApiErrorName } from "./problem.js";
-import type { HealthReport, Readiness } from "./schemas/health.js";
-
-export type HealthReportBody = Static<typeof HealthReport>;
-export type ReadinessBody = Static<typeof Readiness>;
 
 export interface HealthSettings {
   readonly rpcUrl: string;
@@ -39,9 +35,7 @@ export interface HealthSettings {
   readonly maxLagSlots: number;
 }
 
-type Cause = HealthReportBody["causes"][number];
-
-function cause(code: AbasErrorCode, context: Record<string, unknown> = {}): Cause {
+function cause(code: AbasErrorCode, context: Record<string, unknown> = {}): ApiHealthCause {
   return { code, name: getApiErrorName(code) ?? String(code), detail: getAbasErrorMessage(code, context) };
 }
 
@@ -72,19 +66,19 @@ export async function checkHealth(
   dialect: Dialect,
   settings: HealthSettings,
   now = Date.now(),
-): Promise<HealthReportBody> {
+): Promise<ApiHealth> {
   const [indexer, ledger] = await Promise.all([
     readIndexerStatus(db, settings.timeoutMs),
     fetchLedgerSlot(settings.rpcUrl, settings.timeoutMs),
   ]);
-  const causes: Cause[] = [];
+  const causes: ApiHealthCause[] = [];
   if (indexer === undefined) causes.push(cause(ABAS_API__DATABASE_UNAVAILABLE));
   if (!ledger.ok) causes.push(cause(ABAS_API__LEDGER_UNREACHABLE, { reason: ledger.reason }));
 
   const ledgerSlot = ledger.ok ? ledger.slot : null;
   const indexedSlot = indexer?.indexedSlot ?? null;
   const lagSlots = ledgerSlot !== null && indexedSlot !== null ? Math.max(0, ledgerSlot - indexedSlot) : null;
-  let indexerState: HealthReportBody["indexer"]["status"] = "unknown";
+  let indexerState: ApiHealth["indexer"]["status"] = "unknown";
   if (indexer !== undefined) {
     const secondsSinceHeartbeat =
       indexer.heartbeatAt === null ? null : Math.floor((now - indexer.heartbeatAt) / 1000);
@@ -132,8 +126,8 @@ export async function checkReadiness(
   db: Kysely<Database>,
   options: { readonly draining: boolean; readonly timeoutMs: number },
   now = Date.now(),
-): Promise<ReadinessBody> {
-  const causes: Cause[] = [];
+): Promise<ApiReadiness> {
+  const causes: ApiHealthCause[] = [];
   if (options.draining) causes.push(cause(ABAS_API__SHUTTING_DOWN));
   else if ((await readIndexerStatus(db, options.timeoutMs)) === undefined) {
     causes.push(cause(ABAS_API__DATABASE_UNAVAILABLE));

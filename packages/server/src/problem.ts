@@ -2,21 +2,11 @@
  * RFC 9457 problem documents for ABAS_API errors: the HTTP status of each code, a stable `type`
  * and `title` derived from the code's name, and the formatted message as `detail`.
  */
+import type { ApiProblem } from "@abas/api-contract";
 import * as errors from "@abas/errors";
 import { ERROR_CODE_RANGES, getAbasErrorMessage, type AbasErrorCode } from "@abas/errors";
 
 export const PROBLEM_CONTENT_TYPE = "application/problem+json";
-
-export interface ProblemDocument {
-  readonly type: string;
-  readonly title: string;
-  readonly status: number;
-  readonly detail: string;
-  readonly code: number;
-  readonly name: string;
-  readonly requestId: string;
-  readonly context?: Readonly<Record<string, unknown>>;
-}
 
 /** ABAS_API code -> constant name, from the errors package itself (so it never drifts). */
 const API_CODE_NAMES: ReadonlyMap<number, string> = new Map(
@@ -75,7 +65,7 @@ export function buildProblem(
   context: Readonly<Record<string, unknown>>,
   requestId: string,
   status = httpStatusOf(code) ?? 500,
-): ProblemDocument {
+): ApiProblem {
   const name = getApiErrorName(code) ?? "ABAS_API__INTERNAL_ERROR";
   const publicContext = Object.fromEntries(Object.entries(context).filter(([key]) => key !== "__code"));
   return {

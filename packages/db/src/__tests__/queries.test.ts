@@ -2,6 +2,13 @@ import assert from "node:assert/strict";
 import { setTimeout as delay } from "node:timers/promises";
 import { afterEach, beforeEach, describe, it } from "node:test";
 
+import {
+  ApiAgent,
+  ApiAttestationLookup,
+  ApiAttestationPage,
+  findContractMismatch,
+  type TSchema,
+} from "@abas/api-contract";
 import { ABAS_API__INVALID_CURSOR, isAbasError } from "@abas/errors";
 
 import { getAgent } from "../queries/get-agent.js";
@@ -26,6 +33,11 @@ import {
 const HOUR = 3_600;
 const DAY = 86_400;
 const T = 1_765_000_000;
+
+function assertMatchesContract(schema: TSchema, body: unknown): void {
+  assert.notEqual(body, undefined);
+  assert.equal(findContractMismatch(schema, body), undefined, JSON.stringify(body));
+}
 
 /** Every page of a listing, following nextCursor; `between` runs after each page. */
 async function walkAllPages(
@@ -341,6 +353,38 @@ for (const target of testDatabaseTargets()) {
       assert.equal(profile.reputation.score, 44);
     });
 
+    it("answers in the REST contract's shapes at run time, not only by type (BIGINT as text, integer booleans)", async () => {
+      // Given an agent with a private single attestation and a batch of two items
+      const agent = await seedAgent(database.db, {
+        registered_at: T - 86_400,
+        last_attested_at: T,
+        policy_violation_count: 1,
+      });
+      const single = buildAttestation({
+        agent: agent.agent,
+        operator: agent.operator,
+        slot: 9,
+        timestamp: T,
+        privacy: 1,
+      });
+      await seedAttestations(database.db, [single]);
+      const { items } = await seedBatch(database.db, {
+        agent: agent.agent,
+        operator: agent.operator,
+        slot: 8,
+        timestamp: T - 60,
+        itemCount: 2,
+      });
+
+      // When every read query answers, Then each answer matches its contract schema
+      const page = await listAttestations(database.db, { limit: 2 });
+      assert.equal(page.pagination.hasMore, true);
+      assertMatchesContract(ApiAttestationPage, page);
+      assertMatchesContract(ApiAttestationPage, await listAttestations(database.db, { agent: agent.agent }));
+      assertMatchesContract(ApiAttestationLookup, await getAttestation(database.db, single.id));
+      assertMatchesContract(ApiAttestationLookup, await getAttestation(database.db, items[0]!.tx_signature));
+      assertMatchesContract(ApiAgent, await getAgent(database.db, agent.agent));
+    });
     it("profiles an agent that never attested, and finds no unknown agent", async () => {
       const agent = await seedAgent(database.db, { registered_at: T, updated_at: T, status: "suspended" });
       const profile = await getAgent(database.db, agent.agent);

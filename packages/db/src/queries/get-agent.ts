@@ -1,69 +1,15 @@
 /** One agent's profile: its on-chain state, policy, activity metrics and reputation. */
+import type { ApiAgent } from "@abas/api-contract";
 import type { Kysely } from "kysely";
 
-import { computeReputation, type Reputation } from "../reputation.js";
-import type { AgentRow, Database } from "../schema.js";
-import { actionTypeNamesFromMask, type ActionTypeName } from "./action-types.js";
+import { computeReputation } from "../reputation.js";
+import type { Database } from "../schema.js";
+import { actionTypeNamesFromMask } from "./action-types.js";
 import { getAgentActivity } from "./agent-metrics.js";
 import { getNewestLedgerTime } from "./ledger-time.js";
 
-export interface AgentMetrics {
-  /** Indexed attestations: singles plus batch items whose leaves are published and verified. */
-  readonly attestations: {
-    readonly total: number;
-    readonly single: number;
-    readonly batchItems: number;
-    readonly byActionType: Record<ActionTypeName, number>;
-  };
-  /** The counters of the agent's on-chain account. */
-  readonly ledgerCounters: {
-    readonly singleAttestations: number;
-    readonly batches: number;
-    readonly batchItems: number;
-    /** Ledger unix seconds, null when it never attested. */
-    readonly lastAttestedAt: number | null;
-  };
-  readonly firstSeenAt: number | null;
-  readonly lastSeenAt: number | null;
-  readonly recent: {
-    /** The ledger time the windows end at: the newest timestamp in the database. */
-    readonly referenceTime: number;
-    readonly last24h: number;
-    readonly last7d: number;
-    readonly activeDaysLast30: number;
-  };
-  readonly privacy: {
-    readonly count: number;
-    /** privacy count / total, 0 when there is no attestation. */
-    readonly share: number;
-  };
-  readonly policyViolations: number;
-}
-
-export interface AgentProfile {
-  /** The agent's public key. */
-  readonly agent: string;
-  /** Its Agent account (PDA). */
-  readonly address: string;
-  readonly operator: string;
-  readonly status: AgentRow["status"];
-  readonly policy: {
-    readonly allowedActionTypes: ActionTypeName[];
-  };
-  readonly registeredAt: number;
-  readonly registeredSlot: number;
-  readonly updatedAt: number;
-  /** The slot of the ledger state this profile reflects. */
-  readonly stateSlot: number;
-  readonly metrics: AgentMetrics;
-  readonly reputation: Reputation;
-}
-
 /** By the agent's public key or its Agent account address; undefined when not indexed. */
-export async function getAgent(
-  db: Kysely<Database>,
-  agentOrAddress: string,
-): Promise<AgentProfile | undefined> {
+export async function getAgent(db: Kysely<Database>, agentOrAddress: string): Promise<ApiAgent | undefined> {
   const row = await db
     .selectFrom("agents")
     .selectAll()

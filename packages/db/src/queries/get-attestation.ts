@@ -3,22 +3,13 @@
  * signature is 64 bytes (86 to 88 base58 characters) and an id is an address (at most 44) or
  * `<address>:<index>`, so the length alone tells which was given.
  */
+import type { ApiAttestationLookup } from "@abas/api-contract";
 import type { Kysely } from "kysely";
 
 import type { Database } from "../schema.js";
-import { toAttestationRecord, type AttestationRecord } from "./attestation-record.js";
+import { toApiAttestation } from "./api-attestation.js";
 
 const MAX_ADDRESS_LENGTH = 44;
-
-export interface AttestationLookup {
-  /** How `idOrSignature` matched: an attestation id, or a transaction signature. */
-  readonly matchedBy: "id" | "txSignature";
-  /**
-   * Exactly one attestation for an id. For a signature: the one attestation of an `attest`
-   * transaction, or every indexed item of a batch commit, by batch index.
-   */
-  readonly data: AttestationRecord[];
-}
 
 export function isTransactionSignature(idOrSignature: string): boolean {
   return !idOrSignature.includes(":") && idOrSignature.length > MAX_ADDRESS_LENGTH;
@@ -28,7 +19,7 @@ export function isTransactionSignature(idOrSignature: string): boolean {
 export async function getAttestation(
   db: Kysely<Database>,
   idOrSignature: string,
-): Promise<AttestationLookup | undefined> {
+): Promise<ApiAttestationLookup | undefined> {
   if (isTransactionSignature(idOrSignature)) {
     const rows = await db
       .selectFrom("attestations")
@@ -37,12 +28,12 @@ export async function getAttestation(
       .orderBy("batch_index", "asc")
       .orderBy("seq", "asc")
       .execute();
-    return rows.length === 0 ? undefined : { matchedBy: "txSignature", data: rows.map(toAttestationRecord) };
+    return rows.length === 0 ? undefined : { matchedBy: "txSignature", data: rows.map(toApiAttestation) };
   }
   const row = await db
     .selectFrom("attestations")
     .selectAll()
     .where("id", "=", idOrSignature)
     .executeTakeFirst();
-  return row === undefined ? undefined : { matchedBy: "id", data: [toAttestationRecord(row)] };
+  return row === undefined ? undefined : { matchedBy: "id", data: [toApiAttestation(row)] };
 }

@@ -1,5 +1,5 @@
 export * from "./action-types.js";
-export * from "./attestation-record.js";
+export * from "./api-attestation.js";
 export * from "./cursor.js";
 export * from "./get-agent.js";
 export * from "./get-attestation.js";

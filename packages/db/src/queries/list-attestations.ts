@@ -3,48 +3,27 @@
  * after the previous page's last row, so rows inserted meanwhile (newer slots) never shift a walk
  * into duplicates or gaps, and a deep page costs what the first one costs (no OFFSET).
  */
+import type { ApiAttestationPage, ListAttestationsQuery } from "@abas/api-contract";
 import { ABAS_API__INVALID_PARAMETER, AbasError } from "@abas/errors";
 import type { Kysely } from "kysely";
 
 import type { Database } from "../schema.js";
-import type { ActionTypeName } from "./action-types.js";
-import { toAttestationRecord, type AttestationRecord } from "./attestation-record.js";
+import { toApiAttestation } from "./api-attestation.js";
 import { decodeCursor, encodeCursor } from "./cursor.js";
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
 
-export interface ListAttestationsOptions {
-  readonly limit?: number;
-  /** `nextCursor` of the previous page. */
-  readonly cursor?: string;
-  readonly agent?: string;
-  readonly operator?: string;
-  readonly actionType?: ActionTypeName;
-  readonly privacy?: boolean;
-  /** Unix seconds, inclusive. */
+/** The API's filters, with `since` (inclusive) and `until` (exclusive) as unix seconds. */
+export type ListAttestationsOptions = Partial<Omit<ListAttestationsQuery, "since" | "until">> & {
   readonly since?: number;
-  /** Unix seconds, exclusive. */
   readonly until?: number;
-  /** A batch commitment address: only that batch's items. */
-  readonly batch?: string;
-  /** Lowercase hex: only attestations storing this hash (an action hash, or a privacy commitment). */
-  readonly storedHash?: string;
-}
-
-export interface AttestationPage {
-  readonly data: AttestationRecord[];
-  readonly pagination: {
-    /** Pass as `cursor` for the next page; null on the last page. */
-    readonly nextCursor: string | null;
-    readonly hasMore: boolean;
-  };
-}
+};
 
 export async function listAttestations(
   db: Kysely<Database>,
   options: ListAttestationsOptions = {},
-): Promise<AttestationPage> {
+): Promise<ApiAttestationPage> {
   const limit = options.limit ?? DEFAULT_PAGE_SIZE;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
     throw new AbasError(ABAS_API__INVALID_PARAMETER, {
@@ -81,7 +60,7 @@ export async function listAttestations(
   const pageRows = hasMore ? rows.slice(0, limit) : rows;
   const last = pageRows.at(-1);
   return {
-    data: pageRows.map(toAttestationRecord),
+    data: pageRows.map(toApiAttestation),
     pagination: {
       nextCursor: hasMore && last ? encodeCursor({ slot: Number(last.slot), seq: Number(last.seq) }) : null,
       hasMore,

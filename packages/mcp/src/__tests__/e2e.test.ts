@@ -9,6 +9,14 @@ import { execFileSync } from "node:child_process";
 import { createServer } from "node:net";
 import { after, before, describe, it } from "node:test";
 
+import {
+  ACTION_TYPE_NAMES,
+  ApiAgent,
+  ApiAttestation,
+  ApiAttestationPage,
+  ApiReputation,
+} from "@abas/api-contract";
+
 import { packAndInstall, type InstalledPackage } from "./support/packed-package.js";
 import { startLocalStack, type LocalStack } from "./support/local-stack.js";
 import { connectClient, type ConnectedClient, type ToolCall } from "./support/mcp-client.js";
@@ -143,6 +151,23 @@ describe("abas-mcp, installed from its tarball and started with `npx -y @abas/mc
     assert.match(verify.description!, /RFC 8785/);
     const list = tools.find((tool) => tool.name === "get_agent_attestations")!;
     assert.deepEqual(list.inputSchema.required, ["agent"]);
+  });
+
+  it("describes what it passes on from the API with the API contract's own schemas", async () => {
+    type JsonSchema = { properties: Record<string, JsonSchema>; items: JsonSchema } & Record<string, unknown>;
+    const { tools } = await mcp.client.listTools();
+    const outputOf = (name: string) =>
+      tools.find((tool) => tool.name === name)!.outputSchema as unknown as JsonSchema;
+    const list = outputOf("get_agent_attestations").properties;
+    const item = list.attestations!.items.properties;
+    assert.equal(item.storedHash!.description, ApiAttestation.properties.storedHash.description);
+    assert.deepEqual(item.actionType!.enum, [...ACTION_TYPE_NAMES]);
+    assert.equal(item.slot!.type, "integer");
+    assert.deepEqual(list.reputation!.required, ApiReputation.required);
+    assert.deepEqual(list.pagination!.required, ApiAttestationPage.properties.pagination.required);
+    assert.deepEqual(list.status!.enum, ApiAgent.properties.status.enum);
+    const reputation = outputOf("get_agent_reputation");
+    for (const field of ApiReputation.required ?? []) assert.ok(field in reputation.properties, field);
   });
 
   describe("get_agent_attestations", () => {

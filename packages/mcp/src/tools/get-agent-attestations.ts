@@ -4,7 +4,16 @@ import { z } from "zod";
 
 import { defineTool } from "../define-tool.js";
 import { parseAddress } from "../parse-input.js";
-import { ActionTypeName, AttestationItem, Reputation, agentKey, isoTime, timeBound } from "../schemas.js";
+import {
+  ActionTypeName,
+  AgentProfile,
+  AttestationItem,
+  AttestationPage,
+  Reputation,
+  agentKey,
+  isoTime,
+  timeBound,
+} from "../schemas.js";
 import { fromApiError } from "../tool-failure.js";
 
 const inputSchema = z.object({
@@ -28,7 +37,7 @@ const inputSchema = z.object({
 const outputSchema = z.object({
   agent: z.string(),
   operator: z.string().describe("The wallet that registered the agent and submits its attestations"),
-  status: z.enum(["active", "suspended", "revoked"]),
+  status: AgentProfile.shape.status,
   allowedActionTypes: z.array(ActionTypeName),
   registeredAt: z.string().describe("Ledger time of registration, ISO 8601"),
   totals: z.object({
@@ -41,10 +50,7 @@ const outputSchema = z.object({
   }),
   reputation: Reputation,
   attestations: z.array(AttestationItem).describe("Newest first"),
-  pagination: z.object({
-    nextCursor: z.string().nullable().describe("Pass as `cursor` for the next page; null on the last"),
-    hasMore: z.boolean(),
-  }),
+  pagination: AttestationPage.shape.pagination,
 });
 
 function toItem(record: ApiAttestation, rpcUrl: string): z.input<typeof AttestationItem> {

@@ -3,7 +3,7 @@ import { z } from "zod";
 
 import { defineTool } from "../define-tool.js";
 import { parseAddress } from "../parse-input.js";
-import { Reputation, agentKey, isoTime } from "../schemas.js";
+import { AgentProfile, Reputation, agentKey, isoTime } from "../schemas.js";
 import { fromApiError } from "../tool-failure.js";
 
 /** docs/api.md, "Reputation score v1". */
@@ -20,7 +20,7 @@ const inputSchema = z.object({
 
 const outputSchema = Reputation.extend({
   agent: z.string(),
-  status: z.enum(["active", "suspended", "revoked"]),
+  status: AgentProfile.shape.status,
   computedAt: z.string().describe("The reference time, ISO 8601: the newest ledger time in the index"),
   inputs: z.object({
     registeredAt: z.string().describe("Ledger time of registration, ISO 8601"),

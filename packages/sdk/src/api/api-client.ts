@@ -1,8 +1,21 @@
 /**
- * A typed client of the ABAS REST API. Every failure is an AbasError: the API's own problem code
- * (401 unknown key, 429 rate limited, 400 bad parameter, ...), ABAS_API__NETWORK_ERROR or
- * ABAS_API__REQUEST_TIMEOUT when no response arrived, ABAS_API__UNEXPECTED_RESPONSE otherwise.
+ * A typed client of the ABAS REST API. Every body is checked against the API's contract before it
+ * is returned, so the types it promises hold. Every failure is an AbasError: the API's own problem
+ * code (401 unknown key, 429 rate limited, 400 bad parameter, ...), ABAS_API__NETWORK_ERROR or
+ * ABAS_API__REQUEST_TIMEOUT when no response arrived, ABAS_API__UNEXPECTED_RESPONSE otherwise
+ * (a body that is not JSON or not as the contract says, naming the first field that is not).
  */
+import {
+  ApiAgent,
+  ApiAttestationLookup,
+  ApiAttestationPage,
+  ApiHealth,
+  ApiProblem,
+  findContractMismatch,
+  type ApiAttestation,
+  type Static,
+  type TSchema,
+} from "@abas/api-contract";
 import {
   ABAS_API__NETWORK_ERROR,
   ABAS_API__REQUEST_TIMEOUT,
@@ -14,14 +27,7 @@ import {
   type AbasErrorCode,
 } from "@abas/errors";
 
-import type {
-  ApiAgent,
-  ApiAttestation,
-  ApiAttestationLookup,
-  ApiAttestationPage,
-  ApiHealth,
-  ApiListAttestationsQuery,
-} from "./api-types.js";
+import type { ApiListAttestationsQuery } from "./api-types.js";
 
 export interface ApiClientConfig {
   /** The service's base address, e.g. `http://127.0.0.1:8080` (a trailing `/api/v1` is accepted). */
@@ -73,6 +79,17 @@ function isKnownApiCode(code: unknown): code is AbasErrorCode {
 
 type AnyCodeAbasError = new (code: AbasErrorCode, context?: Record<string, unknown>) => AbasError;
 
+/** `body` as the contract's type, or ABAS_API__UNEXPECTED_RESPONSE naming where it differs. */
+function checkedBody<S extends TSchema>(schema: S, status: number, body: unknown): Static<S> {
+  const mismatch = findContractMismatch(schema, body);
+  if (mismatch === undefined) return body as Static<S>;
+  const where = mismatch.path === "" ? "the body" : mismatch.path;
+  throw new AbasError(ABAS_API__UNEXPECTED_RESPONSE, {
+    status,
+    reason: `${where} is not as the API's contract says: ${mismatch.message}`,
+  });
+}
+
 export class ApiClient {
   readonly #baseUrl: string;
   readonly #apiKey: string;
@@ -104,7 +121,7 @@ export class ApiClient {
       );
     }
     const search = parameters.size > 0 ? `?${parameters.toString()}` : "";
-    return this.#get<ApiAttestationPage>(`/attestations${search}`);
+    return this.#get(`/attestations${search}`, ApiAttestationPage);
   }
 
   /** Every attestation matching `query`, newest first, fetching pages as the loop advances. */
@@ -122,20 +139,24 @@ export class ApiClient {
 
   /** By attestation id (address or `<batch>:<index>`) or by transaction signature. */
   async getAttestation(idOrSignature: string): Promise<ApiAttestationLookup> {
-    return this.#get<ApiAttestationLookup>(`/attestations/${encodeURIComponent(idOrSignature)}`);
+    return this.#get(`/attestations/${encodeURIComponent(idOrSignature)}`, ApiAttestationLookup);
   }
 
   /** By the agent's public key (or its Agent account address). */
   async getAgent(agent: string): Promise<ApiAgent> {
-    return this.#get<ApiAgent>(`/agents/${encodeURIComponent(agent)}`);
+    return this.#get(`/agents/${encodeURIComponent(agent)}`, ApiAgent);
   }
 
   /** The health report, healthy (HTTP 200) or not (HTTP 503): read `status` and `causes`. */
   async health(): Promise<ApiHealth> {
-    return this.#get<ApiHealth>("/health", [503]);
+    return this.#get("/health", ApiHealth, [503]);
   }
 
-  async #get<T>(path: string, acceptedErrorStatuses: readonly number[] = []): Promise<T> {
+  async #get<S extends TSchema>(
+    path: string,
+    schema: S,
+    acceptedErrorStatuses: readonly number[] = [],
+  ): Promise<Static<S>> {
     const url = `${this.#baseUrl}${path}`;
     let response: Response;
     try {
@@ -150,8 +171,10 @@ export class ApiClient {
       throw new AbasError(ABAS_API__NETWORK_ERROR, { url, cause: error });
     }
     const body = await this.#readJson(response);
-    if (response.ok || acceptedErrorStatuses.includes(response.status)) return body as T;
-    throw this.#problemError(response.status, body);
+    if (response.ok || acceptedErrorStatuses.includes(response.status)) {
+      return checkedBody(schema, response.status, body);
+    }
+    throw this.#problemError(response.status, checkedBody(ApiProblem, response.status, body));
   }
 
   async #readJson(response: Response): Promise<unknown> {
@@ -167,18 +190,13 @@ export class ApiClient {
   }
 
   /** The API's problem document as the AbasError of its code. */
-  #problemError(status: number, body: unknown): AbasError {
-    const problem = (typeof body === "object" && body !== null ? body : {}) as {
-      code?: unknown;
-      context?: unknown;
-    };
+  #problemError(status: number, problem: ApiProblem): AbasError {
     if (!isKnownApiCode(problem.code)) {
       return new AbasError(ABAS_API__UNEXPECTED_RESPONSE, {
         status,
-        reason: "no ABAS error code in the body",
+        reason: `the error code ${problem.code} is not an ABAS API code this client knows`,
       });
     }
-    const context = typeof problem.context === "object" && problem.context !== null ? problem.context : {};
-    return new (AbasError as unknown as AnyCodeAbasError)(problem.code, { ...context });
+    return new (AbasError as unknown as AnyCodeAbasError)(problem.code, { ...problem.context });
   }
 }

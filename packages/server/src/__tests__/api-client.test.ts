@@ -79,7 +79,7 @@ describe("ApiClient", () => {
     );
   });
 
-  it("names a body that is not JSON, or carries no ABAS code, ABAS_API__UNEXPECTED_RESPONSE", async () => {
+  it("names a body that is not JSON, or not a problem document, ABAS_API__UNEXPECTED_RESPONSE", async () => {
     const client = new ApiClient({ apiUrl: fake.url, apiKey: KEY });
     await assert.rejects(
       client.getAgent("html"),

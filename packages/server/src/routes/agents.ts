@@ -1,10 +1,10 @@
+import { AgentIdParams, ApiAgent } from "@abas/api-contract";
 import { ABAS_API__AGENT_NOT_FOUND, AbasError } from "@abas/errors";
 import { getAgent, type Database } from "@abas/db";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { Kysely } from "kysely";
 
-import { AgentIdParams, AgentProfile } from "../schemas/agent.js";
-import { API_KEY_SECURITY, problemResponses } from "../schemas/common.js";
+import { API_KEY_SECURITY, problemResponses } from "../openapi-responses.js";
 
 export const agentRoutes: FastifyPluginAsyncTypebox<{ db: Kysely<Database> }> = async (app, { db }) => {
   app.get(
@@ -16,7 +16,7 @@ export const agentRoutes: FastifyPluginAsyncTypebox<{ db: Kysely<Database> }> = 
         tags: ["agents"],
         security: API_KEY_SECURITY,
         params: AgentIdParams,
-        response: { 200: AgentProfile, ...problemResponses([400, 401, 404, 429, 500]) },
+        response: { 200: ApiAgent, ...problemResponses([400, 401, 404, 429, 500]) },
       },
     },
     async (request) => {

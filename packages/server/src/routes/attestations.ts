@@ -1,15 +1,15 @@
+import {
+  ApiAttestationLookup,
+  ApiAttestationPage,
+  AttestationIdParams,
+  ListAttestationsQuery,
+} from "@abas/api-contract";
 import { ABAS_API__ATTESTATION_NOT_FOUND, AbasError } from "@abas/errors";
 import { getAttestation, listAttestations, type Database } from "@abas/db";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { Kysely } from "kysely";
 
-import {
-  AttestationIdParams,
-  AttestationLookup,
-  AttestationPage,
-  ListAttestationsQuery,
-} from "../schemas/attestation.js";
-import { API_KEY_SECURITY, problemResponses } from "../schemas/common.js";
+import { API_KEY_SECURITY, problemResponses } from "../openapi-responses.js";
 import { assertTimeRange, parseTimeParameter } from "../time-parameter.js";
 
 export const attestationRoutes: FastifyPluginAsyncTypebox<{ db: Kysely<Database> }> = async (app, { db }) => {
@@ -22,7 +22,7 @@ export const attestationRoutes: FastifyPluginAsyncTypebox<{ db: Kysely<Database>
         tags: ["attestations"],
         security: API_KEY_SECURITY,
         querystring: ListAttestationsQuery,
-        response: { 200: AttestationPage, ...problemResponses([400, 401, 429, 500]) },
+        response: { 200: ApiAttestationPage, ...problemResponses([400, 401, 429, 500]) },
       },
     },
     async (request) => {
@@ -43,7 +43,7 @@ export const attestationRoutes: FastifyPluginAsyncTypebox<{ db: Kysely<Database>
         tags: ["attestations"],
         security: API_KEY_SECURITY,
         params: AttestationIdParams,
-        response: { 200: AttestationLookup, ...problemResponses([400, 401, 404, 429, 500]) },
+        response: { 200: ApiAttestationLookup, ...problemResponses([400, 401, 404, 429, 500]) },
       },
     },
     async (request) => {

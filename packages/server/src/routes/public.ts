@@ -1,4 +1,5 @@
 /** Routes without an API key: health, readiness, a bare ping, and the OpenAPI document. */
+import { ApiHealth, ApiPing, ApiReadiness } from "@abas/api-contract";
 import type { Database, Dialect } from "@abas/db";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "@sinclair/typebox";
@@ -6,8 +7,7 @@ import type { Kysely } from "kysely";
 
 import { checkHealth, checkReadiness, type HealthSettings } from "../health.js";
 import type { Lifecycle } from "../lifecycle.js";
-import { problemResponses, PUBLIC_SECURITY } from "../schemas/common.js";
-import { HealthReport, Ping, Readiness } from "../schemas/health.js";
+import { problemResponses, PUBLIC_SECURITY } from "../openapi-responses.js";
 
 export interface PublicRouteOptions {
   readonly db: Kysely<Database>;
@@ -29,8 +29,8 @@ export const publicRoutes: FastifyPluginAsyncTypebox<PublicRouteOptions> = async
         tags: ["service"],
         security: PUBLIC_SECURITY,
         response: {
-          200: HealthReport,
-          503: { ...HealthReport, description: "Unhealthy: `causes` names why" },
+          200: ApiHealth,
+          503: { ...ApiHealth, description: "Unhealthy: `causes` names why" },
           ...problemResponses([400, 500]),
         },
       },
@@ -55,8 +55,8 @@ export const publicRoutes: FastifyPluginAsyncTypebox<PublicRouteOptions> = async
         tags: ["service"],
         security: PUBLIC_SECURITY,
         response: {
-          200: Readiness,
-          503: { ...Readiness, description: "Not ready: `causes` names why" },
+          200: ApiReadiness,
+          503: { ...ApiReadiness, description: "Not ready: `causes` names why" },
           ...problemResponses([400, 500]),
         },
       },
@@ -79,7 +79,7 @@ export const publicRoutes: FastifyPluginAsyncTypebox<PublicRouteOptions> = async
         summary: "Answers without touching the database (a baseline for benchmarks and probes)",
         tags: ["service"],
         security: PUBLIC_SECURITY,
-        response: { 200: Ping, ...problemResponses([400, 500]) },
+        response: { 200: ApiPing, ...problemResponses([400, 500]) },
       },
     },
     async () => ({ ok: true as const }),

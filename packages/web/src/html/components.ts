@@ -1,5 +1,5 @@
 /** Pieces several pages share: tags, the attestation table, the verification verdict and checks. */
-import type { AttestationRecord as IndexedAttestation } from "@abas/db";
+import type { ApiAttestation as IndexedAttestation } from "@abas/api-contract";
 import { getTransactionExplorerUrl } from "@abas/sdk";
 
 import type { LedgerVerification } from "../ledger/verify-record.js";

@@ -4,7 +4,8 @@
  * batch item's proof. The index finds which attestations store that hash; each one is then checked
  * against the ledger with the SDK's `verifyReceipt`, opened with what the visitor supplied.
  */
-import { listAttestations, type AttestationRecord as IndexedAttestation, type Database } from "@abas/db";
+import type { ApiAttestation as IndexedAttestation } from "@abas/api-contract";
+import { listAttestations, type Database } from "@abas/db";
 import { bytesToHex, computeCommitment, hexToBytes } from "@abas/program-client";
 import { canonicalize, hashAction } from "@abas/sdk";
 import type { Kysely } from "kysely";

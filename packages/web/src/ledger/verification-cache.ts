@@ -3,7 +3,7 @@
  * the ledger once. A verified attestation stays verified (its account and transaction are final),
  * so that answer is kept longer than a failure, which may be a lagging RPC node.
  */
-import type { AttestationRecord as IndexedAttestation } from "@abas/db";
+import type { ApiAttestation as IndexedAttestation } from "@abas/api-contract";
 
 import { verifyIndexedAttestation, type LedgerContext, type LedgerVerification } from "./verify-record.js";
 

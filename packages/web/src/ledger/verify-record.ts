@@ -16,7 +16,7 @@
  * salt, which only the receipt holder has. Without them that one check is reported as not
  * checked, and the rest still runs.
  */
-import type { AttestationRecord as IndexedAttestation } from "@abas/db";
+import type { ApiAttestation as IndexedAttestation } from "@abas/api-contract";
 import { ABAS_RUNTIME__RPC_REQUEST_FAILED, isAbasError } from "@abas/errors";
 import {
   actionTypesFromMask,

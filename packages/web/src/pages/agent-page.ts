@@ -1,11 +1,9 @@
-import type { AgentProfile, AttestationPage } from "@abas/db";
+import { ACTION_TYPE_NAMES, type ApiAgent, type ApiAttestationPage } from "@abas/api-contract";
 import { getAddressExplorerUrl } from "@abas/sdk";
 
 import { actionTypeTag, attestationRows, attestationTable, timeTag } from "../html/components.js";
 import { formatCount, formatPercent } from "../html/format.js";
 import { html, type SafeHtml } from "../html/html.js";
-
-const ACTION_TYPES = ["Transaction", "ToolCall", "Decision", "ModelInvocation"] as const;
 
 const COMPONENT_NOTES = {
   tenure: "time since registration, full after 180 days",
@@ -20,7 +18,7 @@ function stat(value: string | number, label: string): SafeHtml {
   </div>`;
 }
 
-function reputationCard(profile: AgentProfile): SafeHtml {
+function reputationCard(profile: ApiAgent): SafeHtml {
   const { reputation } = profile;
   const components = Object.entries(reputation.components) as [keyof typeof COMPONENT_NOTES, number][];
   return html`<section class="card" aria-labelledby="reputation">
@@ -58,7 +56,7 @@ function reputationCard(profile: AgentProfile): SafeHtml {
   </section>`;
 }
 
-function identityCard(profile: AgentProfile, rpcUrl: string): SafeHtml {
+function identityCard(profile: ApiAgent, rpcUrl: string): SafeHtml {
   return html`<section class="card" aria-labelledby="identity">
     <h2 id="identity">Registration and policy</h2>
     <dl class="facts">
@@ -66,7 +64,7 @@ function identityCard(profile: AgentProfile, rpcUrl: string): SafeHtml {
       <dd><span class="tag status-${profile.status}">${profile.status}</span></dd>
       <dt>Allowed actions</dt>
       <dd>
-        ${ACTION_TYPES.map((type) => [actionTypeTag(type, profile.policy.allowedActionTypes.includes(type)), " "])}
+        ${ACTION_TYPE_NAMES.map((type) => [actionTypeTag(type, profile.policy.allowedActionTypes.includes(type)), " "])}
       </dd>
       <dt>Operator</dt>
       <dd class="mono break">${profile.operator}</dd>
@@ -85,7 +83,7 @@ function identityCard(profile: AgentProfile, rpcUrl: string): SafeHtml {
   </section>`;
 }
 
-function activityCard(profile: AgentProfile): SafeHtml {
+function activityCard(profile: ApiAgent): SafeHtml {
   const { metrics } = profile;
   const byType = metrics.attestations.byActionType;
   return html`<section class="card" aria-labelledby="activity">
@@ -106,7 +104,7 @@ function activityCard(profile: AgentProfile): SafeHtml {
       <div>
         <h3>By action type</h3>
         <dl class="facts">
-          ${ACTION_TYPES.map(
+          ${ACTION_TYPE_NAMES.map(
             (type) =>
               html`<dt>${actionTypeTag(type)}</dt>
                 <dd>${formatCount(byType[type])}</dd>`,
@@ -132,8 +130,8 @@ function activityCard(profile: AgentProfile): SafeHtml {
 }
 
 export function agentPage(options: {
-  profile: AgentProfile;
-  page: AttestationPage;
+  profile: ApiAgent;
+  page: ApiAttestationPage;
   rpcUrl: string;
   cursor?: string;
 }): SafeHtml {

@@ -1,4 +1,4 @@
-import type { AttestationRecord as IndexedAttestation } from "@abas/db";
+import type { ApiAttestation as IndexedAttestation } from "@abas/api-contract";
 import { getAddressExplorerUrl, getTransactionExplorerUrl } from "@abas/sdk";
 
 import {

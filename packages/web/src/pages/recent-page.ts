@@ -1,4 +1,5 @@
-import type { AttestationPage, IndexerStatus } from "@abas/db";
+import type { ApiAttestationPage } from "@abas/api-contract";
+import type { IndexerStatus } from "@abas/db";
 
 import { attestationRows, attestationTable } from "../html/components.js";
 import { formatCount } from "../html/format.js";
@@ -7,7 +8,7 @@ import { html, type SafeHtml } from "../html/html.js";
 export const LIVE_RECENT_PATH = "/app/live/recent";
 
 export function recentPage(options: {
-  page: AttestationPage;
+  page: ApiAttestationPage;
   indexer: IndexerStatus;
   rpcUrl: string;
   /** Set when this is an older page: no live updates there. */

@@ -8,7 +8,8 @@
  */
 import { setTimeout as delay } from "node:timers/promises";
 
-import { getAttestation, type AttestationRecord as IndexedAttestation } from "@abas/db";
+import type { ApiAttestation as IndexedAttestation } from "@abas/api-contract";
+import { getAttestation } from "@abas/db";
 import { getTransactionExplorerUrl } from "@abas/sdk";
 import type { ActionGetResponse, ActionsJson } from "@solana/actions-spec";
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest, FastifySchema } from "fastify";

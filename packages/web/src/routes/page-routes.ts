@@ -1,12 +1,6 @@
 /** The read-only pages: recent attestations (live), an agent, an attestation, and the verify page. */
-import {
-  decodeCursor,
-  getAgent,
-  getAttestation,
-  getIndexerStatus,
-  listAttestations,
-  type AttestationPage,
-} from "@abas/db";
+import type { ApiAttestationPage } from "@abas/api-contract";
+import { decodeCursor, getAgent, getAttestation, getIndexerStatus, listAttestations } from "@abas/db";
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 
 import { decodeAddress, isTransactionSignature } from "../base58.js";
@@ -60,7 +54,7 @@ function cursorOf(request: FastifyRequest): string | undefined {
 async function pageOf(
   context: WebContext,
   options: { cursor: string | undefined; agent?: string },
-): Promise<AttestationPage> {
+): Promise<ApiAttestationPage> {
   if (options.cursor !== undefined) {
     try {
       decodeCursor(options.cursor);

@@ -2,7 +2,7 @@
  * What a share link says about a transaction or an attestation, once: the Action's title,
  * description and label and the receipt card's lines are all made from these facts.
  */
-import type { AttestationRecord as IndexedAttestation } from "@abas/db";
+import type { ApiAttestation as IndexedAttestation } from "@abas/api-contract";
 
 import { formatUtc, shortKey } from "../html/format.js";
 import type { LedgerVerification } from "../ledger/verify-record.js";

@@ -1,22 +1,24 @@
-import { Type } from "@sinclair/typebox";
+/** The public service routes: health, readiness and ping. */
+import { Type, type Static } from "@sinclair/typebox";
 
-import { Nullable, StringEnum } from "./common.js";
+import { Nullable, StringEnum } from "./schema-builders.js";
 
 const IsoTime = (description: string) => Nullable(Type.String({ format: "date-time", description }));
 
-export const HealthCause = Type.Object({
+export const ApiHealthCause = Type.Object({
   code: Type.Integer({ examples: [4401] }),
   name: Type.String({ examples: ["ABAS_API__LEDGER_UNREACHABLE"] }),
   detail: Type.String(),
 });
+export type ApiHealthCause = Static<typeof ApiHealthCause>;
 
-export const HealthReport = Type.Object({
+export const ApiHealth = Type.Object({
   status: StringEnum(["ok", "degraded", "unhealthy"] as const, {
     description:
       "ok: fresh ledger data is served; degraded: answers may be stale or not match the ledger (see causes); " +
       "unhealthy: the database does not answer",
   }),
-  causes: Type.Array(HealthCause, { description: "Why the service is not ok; empty when ok" }),
+  causes: Type.Array(ApiHealthCause, { description: "Why the service is not ok; empty when ok" }),
   database: Type.Object({
     status: StringEnum(["ok", "unavailable"] as const),
     dialect: StringEnum(["sqlite", "postgres"] as const),
@@ -43,13 +45,17 @@ export const HealthReport = Type.Object({
   }),
   checkedAt: Type.String({ format: "date-time" }),
 });
+export type ApiHealth = Static<typeof ApiHealth>;
 
-export const Readiness = Type.Object({
+export const ApiReadiness = Type.Object({
   status: StringEnum(["ready", "not_ready"] as const, {
     description: "ready: this replica can answer; not_ready: take it out of the load balancer (see causes)",
   }),
-  causes: Type.Array(HealthCause, { description: "Why this replica is not ready; empty when ready" }),
+  causes: Type.Array(ApiHealthCause, { description: "Why this replica is not ready; empty when ready" }),
   checkedAt: Type.String({ format: "date-time" }),
 });
 
-export const Ping = Type.Object({ ok: Type.Literal(true) });
+export type ApiReadiness = Static<typeof ApiReadiness>;
+
+export const ApiPing = Type.Object({ ok: Type.Literal(true) });
+export type ApiPing = Static<typeof ApiPing>;

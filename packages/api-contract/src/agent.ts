@@ -1,6 +1,8 @@
-import { Type } from "@sinclair/typebox";
+/** Agents: the profile's id, and the profile with its metrics and reputation. */
+import { Type, type Static } from "@sinclair/typebox";
 
-import { ActionTypeName, ADDRESS_PATTERN, Nullable, StringEnum } from "./common.js";
+import { ApiActionTypeName } from "./action-type.js";
+import { ADDRESS_PATTERN, Nullable, StringEnum } from "./schema-builders.js";
 
 export const AgentIdParams = Type.Object({
   id: Type.String({
@@ -19,7 +21,7 @@ const PerActionType = Type.Object({
 const UnixSeconds = (description: string) =>
   Type.Integer({ description: `${description} (ledger unix seconds)` });
 
-export const AgentMetrics = Type.Object({
+export const ApiAgentMetrics = Type.Object({
   attestations: Type.Object(
     {
       total: Type.Integer(),
@@ -57,10 +59,11 @@ export const AgentMetrics = Type.Object({
     description: "Attempts the program refused for policy or status reasons",
   }),
 });
+export type ApiAgentMetrics = Static<typeof ApiAgentMetrics>;
 
 const Unit = Type.Number({ minimum: 0, maximum: 1 });
 
-export const Reputation = Type.Object(
+export const ApiReputation = Type.Object(
   {
     score: Type.Integer({ minimum: 0, maximum: 100 }),
     version: Type.Literal("1"),
@@ -72,17 +75,19 @@ export const Reputation = Type.Object(
   },
   { description: "Reputation v1 (docs/api.md gives the formula)" },
 );
+export type ApiReputation = Static<typeof ApiReputation>;
 
-export const AgentProfile = Type.Object({
+export const ApiAgent = Type.Object({
   agent: Type.String({ description: "The agent's public key" }),
   address: Type.String({ description: "Its Agent account (PDA)" }),
   operator: Type.String(),
   status: StringEnum(["active", "suspended", "revoked"] as const),
-  policy: Type.Object({ allowedActionTypes: Type.Array(ActionTypeName) }),
+  policy: Type.Object({ allowedActionTypes: Type.Array(ApiActionTypeName) }),
   registeredAt: UnixSeconds("Registration"),
   registeredSlot: Type.Integer(),
   updatedAt: UnixSeconds("Last change of status or policy"),
   stateSlot: Type.Integer({ description: "The slot of the ledger state this profile reflects" }),
-  metrics: AgentMetrics,
-  reputation: Reputation,
+  metrics: ApiAgentMetrics,
+  reputation: ApiReputation,
 });
+export type ApiAgent = Static<typeof ApiAgent>;

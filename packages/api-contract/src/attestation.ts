@@ -1,6 +1,8 @@
-import { Type } from "@sinclair/typebox";
+/** Attestations: the listing's query, the lookup's id, and the shapes both answer. */
+import { Type, type Static } from "@sinclair/typebox";
 
-import { ActionTypeName, Address, Nullable } from "./common.js";
+import { ApiActionTypeName } from "./action-type.js";
+import { Address, Nullable } from "./schema-builders.js";
 
 /** Unix seconds, or an ISO 8601 date (UTC midnight) or date-time with a zone. */
 export const TIME_PATTERN =
@@ -19,7 +21,7 @@ export const ListAttestationsQuery = Type.Object(
     ),
     agent: Type.Optional(Address("Only this agent's attestations (its public key)")),
     operator: Type.Optional(Address("Only attestations by agents of this operator")),
-    actionType: Type.Optional(ActionTypeName),
+    actionType: Type.Optional(ApiActionTypeName),
     privacy: Type.Optional(
       Type.Boolean({ description: "true: only privacy-mode attestations; false: only plain ones" }),
     ),
@@ -43,8 +45,9 @@ export const ListAttestationsQuery = Type.Object(
   },
   { additionalProperties: false },
 );
+export type ListAttestationsQuery = Static<typeof ListAttestationsQuery>;
 
-export const Attestation = Type.Object(
+export const ApiAttestation = Type.Object(
   {
     id: Type.String({
       description: "The attestation account address, or `<batch address>:<index>` for a batch item",
@@ -52,7 +55,7 @@ export const Attestation = Type.Object(
     kind: Type.Union([Type.Literal("single"), Type.Literal("batch")]),
     agent: Type.String({ description: "The agent's public key" }),
     operator: Type.String({ description: "The agent's operator (wallet)" }),
-    actionType: ActionTypeName,
+    actionType: ApiActionTypeName,
     privacy: Type.Boolean({ description: "true when storedHash is a salted commitment (privacy mode)" }),
     storedHash: Type.String({
       description: "What the ledger stores (hex): the action hash, or its commitment",
@@ -75,14 +78,16 @@ export const Attestation = Type.Object(
   },
   { description: "One attested action" },
 );
+export type ApiAttestation = Static<typeof ApiAttestation>;
 
-export const AttestationPage = Type.Object({
-  data: Type.Array(Attestation, { description: "Newest first: by slot, then by indexing order" }),
+export const ApiAttestationPage = Type.Object({
+  data: Type.Array(ApiAttestation, { description: "Newest first: by slot, then by indexing order" }),
   pagination: Type.Object({
     nextCursor: Nullable(Type.String({ description: "Pass as `cursor` for the next page" })),
     hasMore: Type.Boolean(),
   }),
 });
+export type ApiAttestationPage = Static<typeof ApiAttestationPage>;
 
 /** An address, `<address>:<index>`, or a transaction signature (64 bytes: up to 88 characters). */
 export const ATTESTATION_ID_PATTERN = "^[1-9A-HJ-NP-Za-km-z]{32,88}(:[0-9]{1,2})?$";
@@ -94,10 +99,11 @@ export const AttestationIdParams = Type.Object({
   }),
 });
 
-export const AttestationLookup = Type.Object({
+export const ApiAttestationLookup = Type.Object({
   matchedBy: Type.Union([Type.Literal("id"), Type.Literal("txSignature")]),
-  data: Type.Array(Attestation, {
+  data: Type.Array(ApiAttestation, {
     description:
       "One attestation for an id; for a signature, every attestation that transaction recorded, by batch index",
   }),
 });
+export type ApiAttestationLookup = Static<typeof ApiAttestationLookup>;
