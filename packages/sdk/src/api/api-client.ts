@@ -15,6 +15,11 @@ import {
 } from "@abas/errors";
 
 import type {
+  AttestationIndex,
+  AttestationIndexQuery,
+  IndexedAttestationRef,
+} from "../action-lookup/attestation-index.js";
+import type {
   ApiAgent,
   ApiAttestation,
   ApiAttestationLookup,
@@ -73,7 +78,7 @@ function isKnownApiCode(code: unknown): code is AbasErrorCode {
 
 type AnyCodeAbasError = new (code: AbasErrorCode, context?: Record<string, unknown>) => AbasError;
 
-export class ApiClient {
+export class ApiClient implements AttestationIndex {
   readonly #baseUrl: string;
   readonly #apiKey: string;
   readonly #timeoutMs: number;
@@ -131,6 +136,25 @@ export class ApiClient {
   }
 
   /** The health report, healthy (HTTP 200) or not (HTTP 503): read `status` and `causes`. */
+  /** The indexed attestations that store a hash: what `findAndVerifyAction` asks an index. */
+  async findAttestations({
+    storedHash,
+    agent,
+    limit,
+  }: AttestationIndexQuery): Promise<IndexedAttestationRef[]> {
+    const page = await this.listAttestations({
+      storedHash,
+      limit,
+      ...(agent === undefined ? {} : { agent }),
+    });
+    return page.data.map((record) => ({
+      address: record.batch?.address ?? record.id,
+      batchIndex: record.batch?.index ?? null,
+      txSignature: record.txSignature,
+      agent: record.agent,
+    }));
+  }
+
   async health(): Promise<ApiHealth> {
     return this.#get<ApiHealth>("/health", [503]);
   }
