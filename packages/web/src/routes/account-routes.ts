@@ -20,7 +20,7 @@ import {
   type SignInExpectations,
 } from "../auth/sign-in.js";
 import { keysTable, signedInPage, signedOutPage } from "../pages/api-keys-page.js";
-import { LedgerRpcError } from "../ledger/json-rpc.js";
+import { LedgerIdentityUnavailable } from "../ledger/ledger-identity.js";
 import { domainOf, HttpError, isAbasErrorLike, isHttps, originOf, type WebContext } from "../web-context.js";
 import { sendPage } from "./page-routes.js";
 
@@ -121,7 +121,7 @@ async function expectationsOf(context: WebContext, request: FastifyRequest): Pro
   try {
     chainId = (await context.ledgerIdentity()).signInChainId;
   } catch (error) {
-    if (!(error instanceof LedgerRpcError)) throw error;
+    if (!(error instanceof LedgerIdentityUnavailable)) throw error;
     throw new HttpError(
       503,
       "The ledger does not answer, so sign-in is unavailable for now: try again shortly.",
