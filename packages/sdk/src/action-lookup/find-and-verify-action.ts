@@ -85,6 +85,12 @@ function parseProof(proof: readonly string[] | undefined): string[] | undefined 
 const sameAttestation = (a: Candidate, b: Candidate): boolean =>
   a.ledger.address === b.ledger.address && a.batchIndex === b.batchIndex;
 
+function privacyModeOf({ ledger, batchIndex }: Candidate): boolean | undefined {
+  return ledger.kind === "attestation"
+    ? ledger.account.privacyMode
+    : ledger.leaves[batchIndex ?? 0]?.privacyMode;
+}
+
 async function lookUp(query: ActionQuery, options: LookupOptions): Promise<ActionLookup> {
   assertObject(query, "query");
   const context = lookupContext(options);
@@ -105,6 +111,8 @@ async function lookUp(query: ActionQuery, options: LookupOptions): Promise<Actio
     const search = await findCandidates(context, hash.storedHash, where);
     notes.push(...search.notes);
     for (const candidate of search.candidates) {
+      // A stored hash means the same in one mode only: a commitment is never a plain action hash.
+      if (privacyModeOf(candidate) !== salted) continue;
       if (found.some((entry) => sameAttestation(entry.candidate, candidate))) continue;
       found.push({ hash, candidate });
     }
@@ -124,10 +132,7 @@ async function lookUp(query: ActionQuery, options: LookupOptions): Promise<Actio
       ...(salted ? { salt: query.salt!.toLowerCase() } : {}),
       ...(proof === undefined || candidate.ledger.kind !== "batch" ? {} : { proof }),
     };
-    const verified = await verifyCandidate(context, candidate, opening);
-    // A stored hash means the same in one mode only: a commitment is never a plain action hash.
-    if (verified.privacyMode !== salted) continue;
-    matches.push({ ...verified, hash });
+    matches.push({ ...(await verifyCandidate(context, candidate, opening)), hash });
   }
   return {
     attested: matches.some((match) => match.verified),
