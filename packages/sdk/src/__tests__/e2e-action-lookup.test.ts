@@ -60,6 +60,8 @@ describe("finding and verifying an action", () => {
       const [match] = lookup.matches;
       assert.equal(lookup.matches.length, 1);
       assert.equal(match!.hash.source, "canonical-json");
+      // And the text as written, which nobody attested, is not reported as a miss: the action was found
+      assert.deepEqual(lookup.notes, []);
       assert.deepEqual(
         [match!.kind, match!.address, match!.txSignature, match!.agent, match!.slot, match!.timestamp],
         [

@@ -11,7 +11,7 @@ import { assertObject, parseAddress, parseHash } from "../input-validation.js";
 import { findCandidates, searchedBy, type SearchedBy, type Where } from "./find-candidates.js";
 import { hashesToTry, type ActionToHash, type HashToTry } from "./hashes-to-try.js";
 import { DEFAULT_MAX_CANDIDATES, lookupContext, untilAborted, type LookupOptions } from "./lookup-options.js";
-import { note, type LookupNote } from "./lookup-notes.js";
+import { note, type LookupNote, type LookupNoteKind } from "./lookup-notes.js";
 import { verifyCandidate, type Candidate } from "./verify-candidate.js";
 import type { VerifiedAttestation } from "./verified-attestation.js";
 
@@ -139,12 +139,25 @@ async function lookUp(query: ActionQuery, options: LookupOptions): Promise<Actio
     hashes,
     searchedBy: searchedBy(where),
     matches,
-    notes: dedupe(notes),
+    notes: notesToKeep(notes, found.length > 0),
   };
 }
 
-function dedupe(notes: readonly LookupNote[]): LookupNote[] {
-  return notes.filter((entry, i) => notes.findIndex((other) => other.message === entry.message) === i);
+/** Notes that only say one of the hashes tried was not found: moot once another one was. */
+const MISSES: ReadonlySet<LookupNoteKind> = new Set([
+  "not-indexed",
+  "not-in-batch",
+  "transaction-wrote-none",
+  "batch-items-not-searched",
+  "agent-not-registered",
+]);
+
+function notesToKeep(notes: readonly LookupNote[], foundAny: boolean): LookupNote[] {
+  return notes.filter(
+    (entry, i) =>
+      !(foundAny && MISSES.has(entry.kind)) &&
+      notes.findIndex((other) => other.message === entry.message) === i,
+  );
 }
 
 /**
