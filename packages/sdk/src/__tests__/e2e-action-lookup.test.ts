@@ -57,8 +57,13 @@ describe("finding and verifying an action", () => {
         lookup.hashes.map((hash) => hash.source),
         ["payload-as-written", "canonical-json"],
       );
-      const [match] = lookup.matches;
-      assert.equal(lookup.matches.length, 1);
+      // Both agents that attested it are found, each checked on the ledger
+      assert.deepEqual(
+        lookup.matches.map((m) => m.agent).sort(),
+        [service.agent, service.plainByOtherAgent.agent].sort(),
+      );
+      assert.ok(lookup.matches.every((m) => m.verified));
+      const match = lookup.matches.find((m) => m.agent === service.agent);
       assert.equal(match!.hash.source, "canonical-json");
       // And the text as written, which nobody attested, is not reported as a miss: the action was found
       assert.deepEqual(lookup.notes, []);
@@ -83,6 +88,23 @@ describe("finding and verifying an action", () => {
         "transaction",
       ]);
       assert.ok(Object.values(match!.checks).every((check) => check.ok));
+    });
+
+    it("checks at most maxCandidates attestations, and says how many it left", async () => {
+      const lookup = await findAndVerifyAction(
+        { actionHash: service.plain.actionHash },
+        { ...options, maxCandidates: 1 },
+      );
+      assert.equal(lookup.matches.length, 1);
+      assert.deepEqual(
+        lookup.notes.map((entry) => entry.kind),
+        ["too-many-candidates"],
+      );
+      // Without maxCandidates, up to 10 are checked: both
+      assert.equal(
+        (await findAndVerifyAction({ actionHash: service.plain.actionHash }, options)).matches.length,
+        2,
+      );
     });
 
     it("opens a privacy-mode attestation with its salt, and cannot find it without", async () => {
@@ -203,6 +225,10 @@ describe("finding and verifying an action", () => {
       const nowhere = { rpcUrl: await closedPortUrl(), programId: service.programId };
       await rejectsWith(findAndVerifyAction({ payload: "x" }, nowhere), ABAS_SDK__ATTESTATION_INDEX_REQUIRED);
       await rejectsWith(findAndVerifyAction({ agent: service.agent }, nowhere), ABAS_SDK__INVALID_ARGUMENT);
+      await rejectsWith(
+        findAndVerifyAction({ payload: "x", agent: service.agent }, { ...nowhere, maxCandidates: 0 }),
+        ABAS_SDK__INVALID_ARGUMENT,
+      );
       await rejectsWith(
         findAndVerifyAction({ payload: "x", agent: service.agent, index: 1 }, nowhere),
         ABAS_SDK__INVALID_ARGUMENT,

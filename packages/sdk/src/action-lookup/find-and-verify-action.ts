@@ -97,6 +97,9 @@ async function lookUp(query: ActionQuery, options: LookupOptions): Promise<Actio
   const where = parseWhere(query);
   const proof = parseProof(query.proof);
   const maxCandidates = options.maxCandidates ?? DEFAULT_MAX_CANDIDATES;
+  if (!Number.isInteger(maxCandidates) || maxCandidates < 1) {
+    throw invalid("maxCandidates", "expected a whole number, 1 or more");
+  }
   if (searchedBy(where) === "index" && context.index === undefined) {
     throw new AbasError(ABAS_SDK__ATTESTATION_INDEX_REQUIRED, {
       searchingFor: "who attested an action without its agent, txSignature or batchAddress",

@@ -1,7 +1,8 @@
 /**
  * The whole ABAS service (`@abas/service`: local ledger, indexer, REST API, in a temporary data
  * directory), an API key made with the keys command, and an agent that attested a plain action, a
- * privacy-mode action and a batch of three, waited for until the REST API indexes them.
+ * privacy-mode action and a batch of three (and a second agent the same plain action), waited for
+ * until the REST API indexes them.
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -34,6 +35,8 @@ export type IndexedService = Readonly<{
   client: AttestationClient;
   plainPayload: Record<string, unknown>;
   plain: AttestationReceipt;
+  /** The same plain action, attested by a second agent. */
+  plainByOtherAgent: AttestationReceipt;
   privatePayload: string;
   private: AttestationReceipt;
   batchPayloads: readonly string[];
@@ -107,8 +110,23 @@ export async function startIndexedService(): Promise<IndexedService> {
         })),
       ),
     });
+    const otherClient = new AttestationClient({
+      rpcUrl: service.rpcUrl,
+      agentKeypair: await generateKeyPairSigner(),
+      programId,
+    });
+    await otherClient.registerAgent({ operatorKeypair: operator });
+    const plainByOtherAgent = await otherClient.attest({
+      operatorKeypair: operator,
+      actionHash: plain.actionHash,
+      actionType: "ToolCall",
+    });
     const agent = agentKeypair.address;
     await waitFor("the indexer", async () => (await api.listAttestations({ agent })).data.length === 5);
+    await waitFor(
+      "the indexer",
+      async () => (await api.listAttestations({ storedHash: plain.storedHash })).data.length === 2,
+    );
     return {
       rpcUrl: service.rpcUrl,
       programId,
@@ -118,6 +136,7 @@ export async function startIndexedService(): Promise<IndexedService> {
       client,
       plainPayload,
       plain,
+      plainByOtherAgent,
       privatePayload,
       private: privateReceipt,
       batchPayloads,
