@@ -10,7 +10,6 @@ import type { Command } from "./commands/command.js";
 import { keygenCommand } from "./commands/keygen.js";
 import { keysCommand } from "./commands/keys.js";
 import { reindexCommand } from "./commands/reindex.js";
-import { startCommand } from "./commands/start.js";
 import { statusCommand } from "./commands/status.js";
 import { verifyCommand } from "./commands/verify.js";
 import { DEFAULT_RPC_URL, GLOBAL_OPTIONS_HELP } from "./parse-options.js";
@@ -25,7 +24,6 @@ export const COMMANDS: readonly Command[] = [
   keysCommand,
   reindexCommand,
   statusCommand,
-  startCommand,
 ];
 
 export const USAGE = `Usage: abas <command> [options]
@@ -87,7 +85,9 @@ export async function runCli(
   }
   const command = COMMANDS.find((candidate) => candidate.name === name);
   if (command === undefined) {
-    io.err(`abas: unknown command "${name}"\n\n${USAGE}`);
+    // The service is its own package's command (abas-service), so this one stays a light client.
+    const hint = name === "start" ? "; start the service with npm start (the abas-service command)" : "";
+    io.err(`abas: unknown command "${name}"${hint}\n\n${USAGE}`);
     return EXIT_USAGE;
   }
   // keys has its own help and error reporting (the server's keys CLI).

@@ -4,3 +4,4 @@ export * from "./schema.js";
 export * from "./api-keys.js";
 export * from "./queries/index.js";
 export * from "./reputation.js";
+export * from "./web-sign-in.js";

@@ -132,6 +132,40 @@ export interface ApiKeysTable {
   revoked_at: number | null;
 }
 
+/**
+ * A Sign-In With Solana nonce the web app issued (migration 2026-11-21T0200-web-sign-in): in the
+ * database so that a nonce issued by one replica is redeemed at another, exactly once.
+ */
+export interface WebSignInNoncesTable {
+  nonce: string;
+  /** SHA-256 (hex) of the sign-in cookie of the browser the nonce was issued to. */
+  binding_hash: string;
+  /** Unix ms. */
+  issued_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+/** A signed-in web session (migration 2026-11-21T0200-web-sign-in). */
+export interface WebSessionsTable {
+  /** SHA-256 (hex) of the session cookie's token; the token itself is never stored. */
+  token_hash: string;
+  /** The wallet address that signed in. */
+  address: string;
+  /** The synchronizer token every state-changing request must echo in X-CSRF-Token. */
+  csrf_token: string;
+  /** Unix ms. */
+  created_at: number;
+  expires_at: number;
+}
+
+/** A key the web app signs with, shared by every replica (migration 2026-11-23T0200-web-secrets). */
+export interface WebSecretsTable {
+  name: string;
+  /** Hex of 32 random bytes. */
+  value: string;
+}
+
 export interface Database {
   agents: AgentsTable;
   attestations: AttestationsTable;
@@ -141,6 +175,9 @@ export interface Database {
   indexer_state: IndexerStateTable;
   indexer_leader: IndexerLeaderTable;
   api_keys: ApiKeysTable;
+  web_sign_in_nonces: WebSignInNoncesTable;
+  web_sessions: WebSessionsTable;
+  web_secrets: WebSecretsTable;
 }
 
 export type AgentRow = Selectable<AgentsTable>;

@@ -14,6 +14,10 @@ import type {
   ABAS_RUNTIME__RPC_REQUEST_FAILED,
   ABAS_RUNTIME__AGENT_NOT_REGISTERED,
   ABAS_RUNTIME__BATCH_LEAVES_UNREADABLE,
+  ABAS_RUNTIME__ATTESTATION_NOT_FOUND,
+  ABAS_RUNTIME__BATCH_NOT_FOUND,
+  ABAS_RUNTIME__TRANSACTION_NOT_FOUND,
+  ABAS_RUNTIME__BATCH_INDEX_OUT_OF_RANGE,
   ABAS_RUNTIME__BATCH_LEAVES_NOT_PUBLISHED,
   ABAS_SDK__ACCOUNT_DATA_TOO_SHORT,
   ABAS_SDK__EMPTY_MERKLE_TREE,
@@ -39,6 +43,7 @@ import type {
   ABAS_SDK__INVALID_ACTION_PAYLOAD,
   ABAS_SDK__INVALID_CLIENT_CONFIG,
   ABAS_SDK__INVALID_ARGUMENT,
+  ABAS_SDK__ATTESTATION_INDEX_REQUIRED,
   ABAS_SDK__CANNOT_CANONICALIZE,
   AbasErrorCode,
   AbasProgramErrorCode,
@@ -108,6 +113,10 @@ type SpecifiedContext = { [P in AbasProgramErrorCode]: ProgramErrorContext } & {
     leavesFound: number;
     reason: string;
   };
+  [ABAS_RUNTIME__ATTESTATION_NOT_FOUND]: { address: string; programId: string };
+  [ABAS_RUNTIME__BATCH_NOT_FOUND]: { batchAddress: string; programId: string };
+  [ABAS_RUNTIME__TRANSACTION_NOT_FOUND]: { signature: string };
+  [ABAS_RUNTIME__BATCH_INDEX_OUT_OF_RANGE]: { batchAddress: string; index: number; itemCount: number };
   // The receipts hold the proofs and salts of a batch whose root is already recorded: the caller
   // needs them to finish publishing, and they exist nowhere else.
   [ABAS_RUNTIME__BATCH_LEAVES_NOT_PUBLISHED]: {
@@ -148,6 +157,7 @@ type SpecifiedContext = { [P in AbasProgramErrorCode]: ProgramErrorContext } & {
   [ABAS_SDK__INVALID_ACTION_PAYLOAD]: { reason: string };
   [ABAS_SDK__INVALID_CLIENT_CONFIG]: { field: string; reason: string };
   [ABAS_SDK__INVALID_ARGUMENT]: { argument: string; reason: string };
+  [ABAS_SDK__ATTESTATION_INDEX_REQUIRED]: { searchingFor: string };
   [ABAS_SDK__CANNOT_CANONICALIZE]: { path: string; reason: string };
 
   [ABAS_API__INVALID_PARAMETER]: { parameter: string; reason: string };

@@ -55,6 +55,10 @@ import {
   ABAS_RUNTIME__RPC_REQUEST_FAILED,
   ABAS_RUNTIME__AGENT_NOT_REGISTERED,
   ABAS_RUNTIME__BATCH_LEAVES_UNREADABLE,
+  ABAS_RUNTIME__ATTESTATION_NOT_FOUND,
+  ABAS_RUNTIME__BATCH_NOT_FOUND,
+  ABAS_RUNTIME__TRANSACTION_NOT_FOUND,
+  ABAS_RUNTIME__BATCH_INDEX_OUT_OF_RANGE,
   ABAS_RUNTIME__BATCH_LEAVES_NOT_PUBLISHED,
   ABAS_SDK__ACCOUNT_DATA_TOO_SHORT,
   ABAS_SDK__EMPTY_MERKLE_TREE,
@@ -80,6 +84,7 @@ import {
   ABAS_SDK__INVALID_ACTION_PAYLOAD,
   ABAS_SDK__INVALID_CLIENT_CONFIG,
   ABAS_SDK__INVALID_ARGUMENT,
+  ABAS_SDK__ATTESTATION_INDEX_REQUIRED,
   ABAS_SDK__CANNOT_CANONICALIZE,
   type AbasErrorCode,
 } from "./codes.js";
@@ -191,6 +196,12 @@ export const AbasErrorMessages: Readonly<{ [P in AbasErrorCode]: string }> = {
   [ABAS_RUNTIME__AGENT_NOT_REGISTERED]: "Agent $agent is not registered with this program",
   [ABAS_RUNTIME__BATCH_LEAVES_UNREADABLE]:
     "The ledger's transactions of batch $batchAddress do not give its $leavesPublished published leaves ($leavesFound found): $reason",
+  [ABAS_RUNTIME__ATTESTATION_NOT_FOUND]:
+    "The ledger has no attestation or batch account of program $programId at $address",
+  [ABAS_RUNTIME__BATCH_NOT_FOUND]: "The ledger has no batch account of program $programId at $batchAddress",
+  [ABAS_RUNTIME__TRANSACTION_NOT_FOUND]: "The ledger has no transaction $signature",
+  [ABAS_RUNTIME__BATCH_INDEX_OUT_OF_RANGE]:
+    "Batch $batchAddress has $itemCount items, numbered from 0: there is no item $index",
   [ABAS_RUNTIME__BATCH_LEAVES_NOT_PUBLISHED]:
     "Batch $batchAddress is recorded (transaction $commitSignature) but only $leavesPublished of its $itemCount leaves are published; the receipts are in this error's context",
 
@@ -227,6 +238,8 @@ export const AbasErrorMessages: Readonly<{ [P in AbasErrorCode]: string }> = {
   [ABAS_SDK__INVALID_ACTION_PAYLOAD]: "Invalid action payload: $reason",
   [ABAS_SDK__INVALID_CLIENT_CONFIG]: "Invalid client configuration $field: $reason",
   [ABAS_SDK__INVALID_ARGUMENT]: "Invalid argument $argument: $reason",
+  [ABAS_SDK__ATTESTATION_INDEX_REQUIRED]:
+    "Finding $searchingFor needs an attestation index (the REST API's ApiClient, or a database): pass one as index, or narrow the search with agent, txSignature or batchAddress",
   [ABAS_SDK__CANNOT_CANONICALIZE]: "Cannot canonicalize the value at $path: $reason",
 
   [ABAS_API__INVALID_PARAMETER]: "Invalid parameter $parameter: $reason",

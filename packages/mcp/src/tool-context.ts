@@ -1,8 +1,7 @@
-/** What every tool handler gets: the settings, the REST client (when a key is set), the ledger reader. */
+/** What every tool handler gets: the settings and the REST client (when a key is set). */
 import { ApiClient } from "@abas/sdk";
 
 import type { McpServerConfig } from "./config.js";
-import { LedgerReader } from "./ledger/ledger-reader.js";
 import type { Logger } from "./logger.js";
 import { missingApiKey } from "./tool-failure.js";
 
@@ -11,7 +10,6 @@ export const API_TIMEOUT_MS = 10_000;
 export interface ToolContext {
   readonly config: McpServerConfig;
   readonly logger: Logger;
-  readonly ledger: LedgerReader;
   /** The REST client, or undefined when ABAS_API_KEY is not set. */
   readonly api: ApiClient | undefined;
   /** The REST client; throws a ToolFailure that explains how to create a key when none is set. */
@@ -26,7 +24,6 @@ export function createToolContext(config: McpServerConfig, logger: Logger): Tool
   return {
     config,
     logger,
-    ledger: new LedgerReader(config),
     api,
     requireApi(needFor) {
       if (api === undefined) throw missingApiKey(config, needFor);

@@ -61,7 +61,7 @@ export function parseRpcUrl(value: unknown): string {
   return value;
 }
 
-function parseProgramId(value: unknown): Address {
+export function parseProgramId(value: unknown): Address {
   if (value === undefined) return LOCAL_PROGRAM_ID;
   if (typeof value !== "string" || !isAddress(value)) {
     throw invalidConfig("programId", "expected a base58 Solana address");

@@ -58,3 +58,4 @@ export {
   type VerifyReceiptOptions,
 } from "./verify-receipt.js";
 export * from "./api/index.js";
+export * from "./action-lookup/index.js";

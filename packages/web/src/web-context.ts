@@ -5,7 +5,6 @@ import type { FastifyRequest } from "fastify";
 import type { Kysely } from "kysely";
 
 import type { WebAssets } from "./assets/web-assets.js";
-import { withWebTables, type WebDatabase } from "./auth/web-tables.js";
 import type { LedgerIdentity } from "./ledger/ledger-identity.js";
 import type { LedgerContext } from "./ledger/verify-record.js";
 
@@ -37,7 +36,6 @@ export interface WebPluginOptions {
 
 export interface WebContext {
   readonly db: Kysely<Database>;
-  readonly webDb: WebDatabase;
   readonly dialect: Dialect;
   readonly ledger: LedgerContext;
   readonly publicUrl: URL | undefined;
@@ -62,7 +60,6 @@ export function createWebContext(
   const challenges = options.signInChallengesPerMinute ?? { perClient: 10, perServer: 600 };
   return {
     db: options.db,
-    webDb: withWebTables(options.db),
     dialect: options.dialect,
     ledger: { rpcUrl: options.rpcUrl, programId: options.programId },
     publicUrl: options.publicUrl === undefined ? undefined : new URL(options.publicUrl),

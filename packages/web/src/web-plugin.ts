@@ -23,7 +23,6 @@ import { accountRoutes } from "./routes/account-routes.js";
 import { actionRoutes } from "./routes/action-routes.js";
 import { pageRoutes, sendPage } from "./routes/page-routes.js";
 import { loadSigningKey } from "./auth/secrets.js";
-import { withWebTables } from "./auth/web-tables.js";
 import {
   createWebContext,
   HttpError,
@@ -136,7 +135,7 @@ export const webPlugin: FastifyPluginAsync<WebPluginOptions> = async (app, optio
     {
       assets: await loadWebAssets(),
       ledgerIdentity: createLedgerIdentityReader(options.rpcUrl),
-      signingKey: await loadSigningKey(withWebTables(options.db)),
+      signingKey: await loadSigningKey(options.db),
     },
   );
   // A share link is unfurled while someone waits: a ledger that hangs gives "could not be checked" soon.

@@ -401,8 +401,14 @@ describe("usage errors: exit code 2, nothing sent", () => {
     assert.match(result.stderr, /^abas: unknown command "frobnicate"/);
   });
 
+  test("start is the service's own command, npm start", async () => {
+    const result = await abas(["start"]);
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /^abas: unknown command "start"; start the service with npm start/);
+  });
+
   test("every command has --help", async () => {
-    const commands = ["keygen", "agent", "attest", "batch", "verify", "keys", "reindex", "status", "start"];
+    const commands = ["keygen", "agent", "attest", "batch", "verify", "keys", "reindex", "status"];
     const results = await Promise.all(commands.map((command) => abas([command, "--help"])));
     for (const [index, result] of results.entries()) {
       assert.equal(result.code, 0, `${commands[index]}: ${result.stderr}`);

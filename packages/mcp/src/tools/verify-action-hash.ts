@@ -1,19 +1,26 @@
 /**
  * `verify_action_hash`: was this action attested, by which agent, when? Answered from the ledger
- * itself (accounts and transactions read over JSON-RPC, signatures and Merkle proofs checked here),
- * with the REST API's index used only to find where to look.
+ * itself by the SDK's `findAndVerifyAction` (accounts and transactions read over JSON-RPC, each
+ * attestation checked with `verifyReceipt`), with the REST API's index used only to find where to
+ * look.
  */
-import { bytesToHex } from "@abas/program-client";
+import {
+  findAndVerifyAction,
+  getAddressExplorerUrl,
+  getTransactionExplorerUrl,
+  type ActionLookup,
+  type ActionMatch,
+  type HashSource,
+  type LookupNote,
+} from "@abas/sdk";
 import { z } from "zod";
 
 import { defineTool } from "../define-tool.js";
-import { parseAddress, parseHex32, parseSignature } from "../parse-input.js";
+import { parseAddress, parseSignature } from "../parse-input.js";
+import { fromLookupError } from "../lookup-failure.js";
 import { ActionTypeName, BASE58_ADDRESS, BASE58_SIGNATURE, HEX_32_BYTES, hex32 } from "../schemas.js";
 import type { ToolContext } from "../tool-context.js";
-import { invalidInput } from "../tool-failure.js";
-import { checkCandidate, type CheckedAttestation } from "../verification/check-candidate.js";
-import { findCandidates, type VerifyQuery } from "../verification/find-candidates.js";
-import { resolveAction } from "../verification/resolve-action.js";
+import { KEY_COMMAND, invalidInput } from "../tool-failure.js";
 
 const inputSchema = z.object({
   actionHash: hex32(
@@ -24,7 +31,7 @@ const inputSchema = z.object({
     .optional()
     .describe(
       "Or the action itself, hashed here as the ABAS SDK's hashAction does (SHA-256 of the UTF-8 bytes). A string " +
-        "is hashed exactly as given: pass the exact serialized text the agent hashed. A JSON object or array is " +
+        "is hashed exactly as given, and when it is JSON also as RFC 8785 canonical JSON. A JSON object or array is " +
         "first written as RFC 8785 canonical JSON (keys sorted, no whitespace), i.e. hashAction(canonicalize(x)); " +
         "if the agent hashed another serialization (such as JSON.stringify with its own key order), pass that " +
         "string instead.",
@@ -120,6 +127,16 @@ const outputSchema = z.object({
 });
 
 type Output = z.input<typeof outputSchema>;
+type CheckedAttestation = z.input<typeof Attestation>;
+
+/** The whole lookup may take this long before the ledger counts as not answering. */
+const LOOKUP_TIMEOUT_MS = 30_000;
+
+const HASHED_FROM: Record<HashSource, Output["hashedFrom"]> = {
+  "action-hash": "actionHash",
+  "payload-as-written": "payload string",
+  "canonical-json": "payload as RFC 8785 canonical JSON",
+};
 
 const CHECK_DESCRIPTIONS: Record<string, string> = {
   storedHash: "the stored hash is the action hash (or its commitment under the salt)",
@@ -178,50 +195,118 @@ function render(output: Output, checked: readonly CheckedAttestation[]): string 
   return lines.join("\n");
 }
 
-async function buildQuery(
-  input: z.output<typeof inputSchema>,
-): Promise<{ query: VerifyQuery; proof?: Uint8Array[] }> {
-  const action = await resolveAction(input);
-  if (input.index !== undefined && input.batchAddress === undefined && input.txSignature === undefined) {
+function checkInput(input: z.output<typeof inputSchema>): void {
+  if ((input.actionHash === undefined) === (input.payload === undefined)) {
     throw invalidInput(
-      "index",
-      "needs the batch it numbers: pass `batchAddress` (or `txSignature`) from the receipt too.",
+      "actionHash",
+      "or `payload`: give exactly one of them: `actionHash` (64 hex characters, the receipt's actionHash) " +
+        "or `payload` (the action itself, to be hashed).",
     );
   }
-  const proof = input.proof?.map((sibling, i) => parseHex32(sibling, `proof[${i}]`, "a sibling hash"));
+  if (input.agent !== undefined) parseAddress(input.agent, "agent");
+  if (input.txSignature !== undefined) parseSignature(input.txSignature, "txSignature");
+  if (input.batchAddress !== undefined)
+    parseAddress(input.batchAddress, "batchAddress", "an account address");
+}
+
+function attestationOf(match: ActionMatch, context: ToolContext): CheckedAttestation {
+  const { rpcUrl } = context.config;
+  const { batch } = match;
   return {
-    query: {
-      action,
-      agent: input.agent === undefined ? undefined : parseAddress(input.agent, "agent"),
-      txSignature:
-        input.txSignature === undefined ? undefined : parseSignature(input.txSignature, "txSignature"),
-      batchAddress:
-        input.batchAddress === undefined
-          ? undefined
-          : parseAddress(input.batchAddress, "batchAddress", "an account address"),
-      index: input.index,
-    },
-    ...(proof === undefined ? {} : { proof }),
+    verified: match.verified,
+    kind: match.kind === "attestation" ? "single" : "batch-item",
+    agent: match.agent,
+    operator: match.operator,
+    actionType: match.actionType!,
+    privacyMode: match.privacyMode,
+    slot: match.slot,
+    timestamp: match.timestamp,
+    recordedAt: new Date(match.timestamp * 1000).toISOString(),
+    accountAddress: match.address,
+    accountExplorerUrl: getAddressExplorerUrl(match.address, rpcUrl),
+    batch:
+      batch === null
+        ? null
+        : {
+            index: batch.index,
+            itemCount: batch.itemCount,
+            leavesPublished: batch.leavesPublished,
+            complete: batch.complete,
+            merkleRoot: batch.merkleRoot,
+            leafHash: batch.leafHash ?? "",
+            proof: [...batch.proof],
+            proofSource:
+              batch.proofSource === "query"
+                ? "input"
+                : batch.proofSource === "ledger-leaves"
+                  ? "ledger"
+                  : "unavailable",
+          },
+    txSignature: match.txSignature,
+    explorerUrl: match.txSignature === null ? null : getTransactionExplorerUrl(match.txSignature, rpcUrl),
+    agentSignature: match.agentSignature,
+    checks: Object.fromEntries(
+      Object.entries(match.checks).map(([name, check]) => [
+        name,
+        check.reason === undefined ? { ok: check.ok } : { ok: check.ok, reason: check.reason },
+      ]),
+    ),
   };
 }
 
+/** The notes, with the setting to change where the server's own settings are the reason. */
+function notesOf(notes: readonly LookupNote[], context: ToolContext): string[] {
+  return notes.map((entry) =>
+    entry.kind === "batch-items-not-searched" && context.api === undefined
+      ? "Batch items were not searched: they are found through the ABAS REST API, and ABAS_API_KEY is not set " +
+        `(create a key with \`${KEY_COMMAND}\`). Or pass the receipt's batchAddress.`
+      : entry.message,
+  );
+}
+
+/** The hash the answer is about: the one an attestation verified under, else the first tried. */
+function answeredHash(lookup: ActionLookup) {
+  return (lookup.matches.find((match) => match.verified) ?? lookup.matches[0])?.hash ?? lookup.hashes[0]!;
+}
+
 async function verify(input: z.output<typeof inputSchema>, context: ToolContext) {
-  const { query, proof } = await buildQuery(input);
-  const search = await findCandidates(query, context);
-  const checked: CheckedAttestation[] = [];
-  for (const candidate of search.candidates) {
-    checked.push(await checkCandidate(candidate, query.action, proof, context));
+  checkInput(input);
+  const { config } = context;
+  let lookup: ActionLookup;
+  try {
+    lookup = await findAndVerifyAction(
+      {
+        ...(input.actionHash === undefined ? {} : { actionHash: input.actionHash }),
+        ...(input.payload === undefined ? {} : { payload: input.payload }),
+        ...(input.salt === undefined ? {} : { salt: input.salt }),
+        ...(input.agent === undefined ? {} : { agent: input.agent }),
+        ...(input.txSignature === undefined ? {} : { txSignature: input.txSignature }),
+        ...(input.batchAddress === undefined ? {} : { batchAddress: input.batchAddress }),
+        ...(input.index === undefined ? {} : { index: input.index }),
+        ...(input.proof === undefined ? {} : { proof: input.proof }),
+      },
+      {
+        rpcUrl: config.rpcUrl,
+        programId: config.programId,
+        ...(context.api === undefined ? {} : { index: context.api }),
+        abortSignal: AbortSignal.timeout(LOOKUP_TIMEOUT_MS),
+      },
+    );
+  } catch (error) {
+    throw fromLookupError(error, config);
   }
+  const hash = answeredHash(lookup);
+  const checked = lookup.matches.map((match) => attestationOf(match, context));
   const structured: Output = {
-    attested: checked.some((attestation) => attestation.verified),
-    actionHash: bytesToHex(query.action.actionHash),
-    storedHash: bytesToHex(query.action.storedHash),
-    hashedFrom: query.action.hashedFrom,
-    canonicalPayload: query.action.canonicalPayload,
-    searchedBy: search.searchedBy,
-    attestations: checked.map((attestation) => ({ ...attestation, checks: { ...attestation.checks } })),
-    notes: search.notes,
-    ledger: { rpcUrl: context.config.rpcUrl, programId: context.config.programId },
+    attested: lookup.attested,
+    actionHash: hash.actionHash,
+    storedHash: hash.storedHash,
+    hashedFrom: HASHED_FROM[hash.source],
+    canonicalPayload: hash.canonicalPayload,
+    searchedBy: lookup.searchedBy,
+    attestations: checked,
+    notes: notesOf(lookup.notes, context),
+    ledger: { rpcUrl: config.rpcUrl, programId: config.programId },
   };
   return { structured, text: render(structured, checked) };
 }
@@ -232,7 +317,7 @@ export const verifyActionHash = defineTool({
   description:
     "Check whether an AI agent's action was attested with ABAS, and by whom and when, against the Solana ledger " +
     "itself rather than anyone's logs. Give the action as `actionHash` (64 hex, SHA-256) or as `payload`: a string " +
-    "is hashed exactly as given; a JSON object or array is first canonicalized with RFC 8785 (JSON Canonicalization " +
+    "is hashed exactly as given (and, when it is JSON, also as RFC 8785 canonical JSON); a JSON object or array is first canonicalized with RFC 8785 (JSON Canonicalization " +
     "Scheme), then hashed with SHA-256, as the ABAS SDK's hashAction(canonicalize(x)) does. For a privacy-mode " +
     "receipt also give its `salt`. Optionally narrow with `agent`, `txSignature`, or for a batch item `batchAddress` " +
     "(+ `index`, `proof`); without any, candidates are found through the ABAS index. Each candidate is read from the " +

@@ -27,6 +27,11 @@ import {
   type AbasErrorCode,
 } from "@abas/errors";
 
+import type {
+  AttestationIndex,
+  AttestationIndexQuery,
+  IndexedAttestationRef,
+} from "../action-lookup/attestation-index.js";
 import type { ApiListAttestationsQuery } from "./api-types.js";
 
 export interface ApiClientConfig {
@@ -90,7 +95,7 @@ function checkedBody<S extends TSchema>(schema: S, status: number, body: unknown
   });
 }
 
-export class ApiClient {
+export class ApiClient implements AttestationIndex {
   readonly #baseUrl: string;
   readonly #apiKey: string;
   readonly #timeoutMs: number;
@@ -145,6 +150,25 @@ export class ApiClient {
   /** By the agent's public key (or its Agent account address). */
   async getAgent(agent: string): Promise<ApiAgent> {
     return this.#get(`/agents/${encodeURIComponent(agent)}`, ApiAgent);
+  }
+
+  /** The indexed attestations that store a hash: what `findAndVerifyAction` asks an index. */
+  async findAttestations({
+    storedHash,
+    agent,
+    limit,
+  }: AttestationIndexQuery): Promise<IndexedAttestationRef[]> {
+    const page = await this.listAttestations({
+      storedHash,
+      limit,
+      ...(agent === undefined ? {} : { agent }),
+    });
+    return page.data.map((record) => ({
+      address: record.batch?.address ?? record.id,
+      batchIndex: record.batch?.index ?? null,
+      txSignature: record.txSignature,
+      agent: record.agent,
+    }));
   }
 
   /** The health report, healthy (HTTP 200) or not (HTTP 503): read `status` and `causes`. */

@@ -172,10 +172,7 @@ describe("a flood of sign-in challenges from many clients", () => {
         statuses.push(reply.statusCode);
       }
       assert.deepEqual(statuses, [200, 200, 200, 429, 429]);
-      const rows = await database.db
-        .selectFrom("web_sign_in_nonces" as never)
-        .selectAll()
-        .execute();
+      const rows = await database.db.selectFrom("web_sign_in_nonces").selectAll().execute();
       assert.equal(rows.length, 3);
     } finally {
       await app.close();
@@ -222,5 +219,27 @@ describe("the share link while the ledger hangs", () => {
     const action = JSON.parse(reply.text) as { label: string; description: string };
     assert.equal(action.label, "Ledger unreachable");
     assert.ok(elapsed < 5_000, `answered in ${elapsed} ms`);
+  });
+
+  test("the verify page answers 503 that the ledger could not be checked, within its 10 s", async () => {
+    // Given an indexed attestation whose ledger never answers
+    const record = buildAttestation({ slot: 11, timestamp: 1_763_700_100 });
+    await seedAttestations(database.db, [record]);
+    const started = Date.now();
+    // When its hash is looked up on the verify page
+    const response = await fetch(
+      `http://127.0.0.1:${(app.server.address() as { port: number }).port}/app/verify`,
+      {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ input: record.stored_hash }).toString(),
+      },
+    );
+    // Then the page says so, and never "attested"
+    const page = await response.text();
+    assert.equal(response.status, 503, page);
+    assert.match(page, /The ledger could not be checked/);
+    assert.doesNotMatch(page, /data-result="attested"/);
+    assert.ok(Date.now() - started < 15_000);
   });
 });

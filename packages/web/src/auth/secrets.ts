@@ -1,6 +1,7 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 
-import type { WebDatabase } from "./web-tables.js";
+import { loadOrStoreWebSecret, type Database } from "@abas/db";
+import type { Kysely } from "kysely";
 
 /** A random token for cookies and CSRF: 32 bytes, base64url. */
 export function randomToken(): string {
@@ -22,18 +23,9 @@ export function sameSecret(a: string, b: string): boolean {
 const SIGN_IN_COOKIE_KEY = "sign-in-cookie";
 
 /** The shared signing key: made by the first replica that needs it, read by every other one. */
-export async function loadSigningKey(db: WebDatabase): Promise<Buffer> {
-  await db
-    .insertInto("web_secrets")
-    .values({ name: SIGN_IN_COOKIE_KEY, value: randomBytes(32).toString("hex") })
-    .onConflict((conflict) => conflict.column("name").doNothing())
-    .execute();
-  const row = await db
-    .selectFrom("web_secrets")
-    .select("value")
-    .where("name", "=", SIGN_IN_COOKIE_KEY)
-    .executeTakeFirstOrThrow();
-  return Buffer.from(row.value, "hex");
+export async function loadSigningKey(db: Kysely<Database>): Promise<Buffer> {
+  const value = await loadOrStoreWebSecret(db, SIGN_IN_COOKIE_KEY, randomBytes(32).toString("hex"));
+  return Buffer.from(value, "hex");
 }
 
 const mac = (key: Buffer, value: string): string =>

@@ -1,6 +1,8 @@
 /** Signed-in sessions, in the database so every replica knows them. The cookie holds the token. */
+import { deleteWebSession, findWebSession, storeWebSession, type Database } from "@abas/db";
+import type { Kysely } from "kysely";
+
 import { randomToken, sha256Hex } from "./secrets.js";
-import type { WebDatabase } from "./web-tables.js";
 
 export interface Session {
   readonly address: string;
@@ -10,37 +12,33 @@ export interface Session {
 }
 
 export async function openSession(
-  db: WebDatabase,
+  db: Kysely<Database>,
   address: string,
   options: { now: number; ttlMs: number },
 ): Promise<{ token: string; session: Session }> {
-  await db.deleteFrom("web_sessions").where("expires_at", "<", options.now).execute();
   const token = randomToken();
   const session: Session = { address, csrfToken: randomToken(), expiresAt: options.now + options.ttlMs };
-  await db
-    .insertInto("web_sessions")
-    .values({
-      token_hash: sha256Hex(token),
-      address,
-      csrf_token: session.csrfToken,
-      created_at: options.now,
-      expires_at: session.expiresAt,
-    })
-    .execute();
+  await storeWebSession(db, {
+    tokenHash: sha256Hex(token),
+    address,
+    csrfToken: session.csrfToken,
+    createdAt: options.now,
+    expiresAt: session.expiresAt,
+  });
   return { token, session };
 }
 
 /** The live session of a cookie token, or undefined. */
-export async function findSession(db: WebDatabase, token: string, now: number): Promise<Session | undefined> {
-  const row = await db
-    .selectFrom("web_sessions")
-    .select(["address", "csrf_token", "expires_at"])
-    .where("token_hash", "=", sha256Hex(token))
-    .executeTakeFirst();
-  if (row === undefined || Number(row.expires_at) <= now) return undefined;
-  return { address: row.address, csrfToken: row.csrf_token, expiresAt: Number(row.expires_at) };
+export async function findSession(
+  db: Kysely<Database>,
+  token: string,
+  now: number,
+): Promise<Session | undefined> {
+  const found = await findWebSession(db, sha256Hex(token));
+  if (found === undefined || found.expiresAt <= now) return undefined;
+  return { address: found.address, csrfToken: found.csrfToken, expiresAt: found.expiresAt };
 }
 
-export async function closeSession(db: WebDatabase, token: string): Promise<void> {
-  await db.deleteFrom("web_sessions").where("token_hash", "=", sha256Hex(token)).execute();
+export async function closeSession(db: Kysely<Database>, token: string): Promise<void> {
+  await deleteWebSession(db, sha256Hex(token));
 }

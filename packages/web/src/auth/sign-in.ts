@@ -8,10 +8,12 @@
  */
 import { randomBytes } from "node:crypto";
 
+import { findSignInNonce, redeemSignInNonce, storeSignInNonce, type Database } from "@abas/db";
+import type { Kysely } from "kysely";
+
 import { decodeAddress } from "../base58.js";
 import { verifyEd25519 } from "./ed25519.js";
 import { createSignInMessageText, parseSignInMessageText, type SignInFields } from "./siws-message.js";
-import type { WebDatabase } from "./web-tables.js";
 
 export const SIGN_IN_STATEMENT =
   "Sign in to ABAS to manage this wallet's API keys. Signing costs nothing and sends no transaction.";
@@ -72,20 +74,17 @@ export class SignInError extends Error {
 const isoOf = (unixMs: number): string => new Date(unixMs).toISOString();
 
 export async function issueSignInChallenge(
-  db: WebDatabase,
+  db: Kysely<Database>,
   options: { expectations: SignInExpectations; bindingHash: string; now: number; ttlMs: number },
 ): Promise<SignInChallenge> {
   const { expectations, bindingHash, now, ttlMs } = options;
-  await db
-    .deleteFrom("web_sign_in_nonces")
-    .where("expires_at", "<", now - NONCE_RETENTION_MS)
-    .execute();
   // EIP-4361: at least 8 alphanumeric characters. 128 random bits in hex.
   const nonce = randomBytes(16).toString("hex");
-  await db
-    .insertInto("web_sign_in_nonces")
-    .values({ nonce, binding_hash: bindingHash, issued_at: now, expires_at: now + ttlMs, used_at: null })
-    .execute();
+  await storeSignInNonce(
+    db,
+    { nonce, bindingHash, issuedAt: now, expiresAt: now + ttlMs },
+    NONCE_RETENTION_MS,
+  );
   return {
     domain: expectations.domain,
     statement: SIGN_IN_STATEMENT,
@@ -140,7 +139,7 @@ function expectField(
 
 /** The signed-in wallet address; throws a SignInError that says what is wrong. */
 export async function completeSignIn(
-  db: WebDatabase,
+  db: Kysely<Database>,
   options: { expectations: SignInExpectations; bindingHash: string; attempt: SignInAttempt; now: number },
 ): Promise<string> {
   const { expectations, bindingHash, attempt, now } = options;
@@ -175,25 +174,20 @@ export async function completeSignIn(
   }
 
   const nonce = fields.nonce ?? "";
-  const row = await db
-    .selectFrom("web_sign_in_nonces")
-    .selectAll()
-    .where("nonce", "=", nonce)
-    .executeTakeFirst();
+  const row = await findSignInNonce(db, nonce);
   if (row === undefined) {
     throw new SignInError(
       "unknown-nonce",
       "This server did not issue the message's nonce: start the sign-in again.",
     );
   }
-  if (row.binding_hash !== bindingHash) {
+  if (row.bindingHash !== bindingHash) {
     throw new SignInError(
       "nonce-from-another-browser",
       "The nonce was issued to another browser session: start the sign-in again.",
     );
   }
-  const issuedAt = Number(row.issued_at);
-  const expiresAt = Number(row.expires_at);
+  const { issuedAt, expiresAt } = row;
   // With the nonce known, the whole message must be exactly the one this server asked for.
   const expectedText = createSignInMessageText({
     domain: expectations.domain,
@@ -218,17 +212,11 @@ export async function completeSignIn(
       `The sign-in request expired at ${isoOf(expiresAt)}: start again.`,
     );
   }
-  if (row.used_at !== null) {
+  if (row.usedAt !== null) {
     throw new SignInError("used-nonce", "This sign-in message was already used: start the sign-in again.");
   }
-  // Redeem exactly once: of two replicas racing with the same message, one updates the row.
-  const result = await db
-    .updateTable("web_sign_in_nonces")
-    .set({ used_at: now })
-    .where("nonce", "=", nonce)
-    .where("used_at", "is", null)
-    .executeTakeFirst();
-  if (Number(result.numUpdatedRows) !== 1) {
+  // Redeem exactly once: of two replicas racing with the same message, one wins.
+  if (!(await redeemSignInNonce(db, nonce, now))) {
     throw new SignInError("used-nonce", "This sign-in message was already used: start the sign-in again.");
   }
   return attempt.address;

@@ -4,7 +4,7 @@
  * message names (the Wallet Standard's `solana:mainnet`, `solana:devnet`, `solana:testnet`, and
  * `solana:localnet` for any other ledger, such as the local one).
  */
-import { callLedger } from "./json-rpc.js";
+import { createSolanaRpc } from "@solana/kit";
 
 export type SignInChainId = "solana:mainnet" | "solana:devnet" | "solana:testnet" | "solana:localnet";
 
@@ -33,12 +33,32 @@ export function ledgerIdentityOf(genesisHash: string): LedgerIdentity {
 /** After a failed attempt, callers get that failure for this long before the ledger is asked again. */
 const RETRY_AFTER_MS = 5_000;
 
+/** The ledger did not tell its genesis hash. */
+export class LedgerIdentityUnavailable extends Error {
+  override readonly name = "LedgerIdentityUnavailable";
+}
+
+const GENESIS_HASH_TIMEOUT_MS = 5_000;
+
+async function readGenesisHash(rpcUrl: string): Promise<string> {
+  try {
+    return await createSolanaRpc(rpcUrl)
+      .getGenesisHash()
+      .send({ abortSignal: AbortSignal.timeout(GENESIS_HASH_TIMEOUT_MS) });
+  } catch (error) {
+    throw new LedgerIdentityUnavailable(
+      `the ledger RPC node does not answer getGenesisHash: ${(error as Error).message}`,
+      { cause: error },
+    );
+  }
+}
+
 /** Asks the ledger once and remembers the answer; a failure is remembered only briefly. */
 export function createLedgerIdentityReader(rpcUrl: string): () => Promise<LedgerIdentity> {
   let known: Promise<LedgerIdentity> | undefined;
   return () => {
     if (known === undefined) {
-      const attempt = callLedger<string>(rpcUrl, "getGenesisHash", [], 5_000).then(ledgerIdentityOf);
+      const attempt = readGenesisHash(rpcUrl).then(ledgerIdentityOf);
       known = attempt;
       attempt.catch(() => {
         setTimeout(() => {

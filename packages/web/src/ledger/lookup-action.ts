@@ -1,16 +1,21 @@
 /**
  * The verify page's question: was this action attested, when, and by which agent? The visitor
  * pastes the payload (or its action hash), with the salt of a privacy-mode receipt and optionally a
- * batch item's proof. The index finds which attestations store that hash; each one is then checked
- * against the ledger with the SDK's `verifyReceipt`, opened with what the visitor supplied.
+ * batch item's proof. The SDK's `findAndVerifyAction` finds, through the database as its index,
+ * which attestations store that hash, and checks each one against the ledger.
  */
-import type { ApiAttestation as IndexedAttestation } from "@abas/api-contract";
-import { listAttestations, type Database } from "@abas/db";
-import { bytesToHex, computeCommitment, hexToBytes } from "@abas/program-client";
-import { canonicalize, hashAction } from "@abas/sdk";
+import type { Database } from "@abas/db";
+import { ABAS_RUNTIME__RPC_REQUEST_FAILED, ERROR_CODE_RANGES, isAbasError } from "@abas/errors";
+import { findAndVerifyAction, type HashToTry, type VerifiedAttestation } from "@abas/sdk";
 import type { Kysely } from "kysely";
 
-import { verifyIndexedAttestation, type LedgerContext, type LedgerVerification } from "./verify-record.js";
+import { databaseAttestationIndex } from "./database-attestation-index.js";
+import {
+  DEFAULT_LEDGER_TIMEOUT_MS,
+  displayVerification,
+  type LedgerContext,
+  type LedgerVerification,
+} from "./verify-record.js";
 
 export interface ActionQuery {
   /** The payload text, or a 64-hex action hash. */
@@ -21,29 +26,32 @@ export interface ActionQuery {
   readonly proof?: string;
 }
 
-export type HashSource = "action-hash" | "payload-as-written" | "canonical-json";
-
-export interface Candidate {
-  readonly source: HashSource;
-  readonly actionHash: string;
-  /** What the ledger would store: the action hash, or its commitment under the salt. */
-  readonly storedHash: string;
-}
+export type { HashSource } from "@abas/sdk";
 
 export interface ActionMatch {
-  readonly candidate: Candidate;
-  readonly record: IndexedAttestation;
+  readonly hash: HashToTry;
+  readonly attestation: VerifiedAttestation;
+  /** The receipt page's id: the attestation address, or `<batch address>:<index>`. */
+  readonly receiptId: string;
   readonly verification: LedgerVerification;
 }
 
 export interface ActionLookup {
-  readonly candidates: readonly Candidate[];
+  readonly candidates: readonly HashToTry[];
   readonly matches: readonly ActionMatch[];
   readonly privacy: boolean;
 }
 
+/** A question the page cannot answer: bad input (400), or a ledger that does not answer (503). */
 export class ActionQueryError extends Error {
   override readonly name = "ActionQueryError";
+
+  constructor(
+    message: string,
+    readonly statusCode = 400,
+  ) {
+    super(message);
+  }
 }
 
 const HEX_HASH = /^[0-9a-fA-F]{64}$/;
@@ -71,27 +79,8 @@ function parseProof(text: string): string[] {
   return (items as string[]).map((item) => item.toLowerCase());
 }
 
-/** The action hashes the input may stand for, each once, in the order they are tried. */
-async function actionHashesOf(input: string): Promise<{ source: HashSource; actionHash: string }[]> {
-  const hashes: { source: HashSource; actionHash: string }[] = [];
-  const add = (source: HashSource, actionHash: string) => {
-    if (!hashes.some((entry) => entry.actionHash === actionHash)) hashes.push({ source, actionHash });
-  };
-  const trimmed = input.trim();
-  if (HEX_HASH.test(trimmed)) add("action-hash", trimmed.toLowerCase());
-  add("payload-as-written", await hashAction(input));
-  // The SDK's users hash canonical JSON; a payload pasted with other spacing or key order still matches.
-  try {
-    add("canonical-json", await hashAction(canonicalize(JSON.parse(input))));
-  } catch {
-    // Not JSON: only the text as written.
-  }
-  return hashes;
-}
-
-async function findByStoredHash(db: Kysely<Database>, storedHash: string): Promise<IndexedAttestation[]> {
-  return (await listAttestations(db, { storedHash, limit: MAX_MATCHES })).data;
-}
+const receiptIdOf = (attestation: VerifiedAttestation): string =>
+  attestation.batch === null ? attestation.address : `${attestation.address}:${attestation.batch.index}`;
 
 export async function lookUpAction(
   db: Kysely<Database>,
@@ -109,32 +98,51 @@ export async function lookUpAction(
     throw new ActionQueryError("The salt must be 64 hex characters, as the privacy-mode receipt carries it.");
   }
   const proof = query.proof?.trim() ? parseProof(query.proof) : undefined;
+  const trimmed = query.input.trim();
 
-  const candidates: Candidate[] = (await actionHashesOf(query.input)).map(({ source, actionHash }) => ({
-    source,
-    actionHash,
-    storedHash:
-      salt === undefined
-        ? actionHash
-        : bytesToHex(computeCommitment(hexToBytes(salt, 32), hexToBytes(actionHash, 32))),
-  }));
-
-  const matches: ActionMatch[] = [];
-  for (const candidate of candidates) {
-    for (const record of await findByStoredHash(db, candidate.storedHash)) {
-      // A stored hash means the same thing only in the same mode: a commitment is never a plain hash.
-      if (record.privacy !== (salt !== undefined)) continue;
-      const opening = {
-        actionHash: candidate.actionHash,
+  const checkedAt = Date.now();
+  try {
+    const lookup = await findAndVerifyAction(
+      {
+        // A pasted 64-hex text is tried as the action hash first, then as a payload like any other text.
+        ...(HEX_HASH.test(trimmed) ? { actionHash: trimmed.toLowerCase() } : {}),
+        payload: query.input,
         ...(salt === undefined ? {} : { salt: salt.toLowerCase() }),
-        ...(proof === undefined || record.batch === null ? {} : { proof }),
-      };
-      matches.push({
-        candidate,
-        record,
-        verification: await verifyIndexedAttestation(record, context, opening),
-      });
+        ...(proof === undefined ? {} : { proof }),
+      },
+      {
+        rpcUrl: context.rpcUrl,
+        programId: context.programId,
+        index: databaseAttestationIndex(db),
+        maxCandidates: MAX_MATCHES,
+        abortSignal: AbortSignal.timeout(context.timeoutMs ?? DEFAULT_LEDGER_TIMEOUT_MS),
+      },
+    );
+    return {
+      candidates: lookup.hashes,
+      matches: lookup.matches.map((attestation) => ({
+        hash: attestation.hash,
+        attestation,
+        receiptId: receiptIdOf(attestation),
+        verification: displayVerification(attestation, checkedAt),
+      })),
+      privacy: salt !== undefined,
+    };
+  } catch (error) {
+    if (
+      isAbasError(error) &&
+      error.code >= ERROR_CODE_RANGES.ABAS_SDK.min &&
+      error.code <= ERROR_CODE_RANGES.ABAS_SDK.max
+    ) {
+      throw new ActionQueryError(error.message);
     }
+    const timedOut = error instanceof DOMException && ["TimeoutError", "AbortError"].includes(error.name);
+    if (timedOut || isAbasError(error, ABAS_RUNTIME__RPC_REQUEST_FAILED)) {
+      throw new ActionQueryError(
+        `The ledger could not be checked: ${error instanceof Error ? error.message : String(error)}. Try again shortly.`,
+        503,
+      );
+    }
+    throw error;
   }
-  return { candidates, matches, privacy: salt !== undefined };
 }

@@ -1,11 +1,6 @@
-import {
-  agentPath,
-  actionTypeTag,
-  attestationPath,
-  checkList,
-  kindLabel,
-  timeTag,
-} from "../html/components.js";
+import type { VerifiedAttestation } from "@abas/sdk";
+
+import { agentPath, actionTypeTag, attestationPath, checkList, timeTag } from "../html/components.js";
 import { formatCount } from "../html/format.js";
 import { html, type SafeHtml } from "../html/html.js";
 import type { ActionLookup, ActionMatch, HashSource } from "../ledger/lookup-action.js";
@@ -52,42 +47,41 @@ ${values.input}</textarea>
   </form>`;
 }
 
+function kindOf(attestation: VerifiedAttestation): SafeHtml {
+  const kind = attestation.batch === null ? html`Single` : html`Batch item #${attestation.batch.index}`;
+  return html`${kind}${attestation.privacyMode ? html` <span class="tag tag-plain" title="Privacy mode: the ledger stores a salted commitment">Private</span>` : null}`;
+}
+
 function matchCard(match: ActionMatch): SafeHtml {
-  const { record, verification } = match;
+  const { attestation, verification } = match;
   const attested = verification.status === "verified";
   return html`<section class="card" data-result="${attested ? "attested" : "not-verified"}">
-    <div
-      class="verdict ${attested ? "verdict-ok" : verification.status === "unavailable" ? "verdict-unknown" : "verdict-bad"}"
-    >
-      <span class="mark" aria-hidden="true"
-        >${attested ? "✓" : verification.status === "unavailable" ? "?" : "✗"}</span
-      >
+    <div class="verdict ${attested ? "verdict-ok" : "verdict-bad"}">
+      <span class="mark" aria-hidden="true">${attested ? "✓" : "✗"}</span>
       <div>
-        <strong
-          >${attested ? "Attested" : verification.status === "unavailable" ? "The ledger could not be checked" : "Found in the index, but the ledger does not confirm it"}</strong
-        >
+        <strong>${attested ? "Attested" : "Found in the index, but the ledger does not confirm it"}</strong>
         <p>
-          ${actionTypeTag(record.actionType)} by agent
-          <a class="mono break" href="${agentPath(record.agent)}" data-agent>${record.agent}</a>
-          at <b data-time>${timeTag(record.timestamp)}</b>, slot ${formatCount(record.slot)}.
+          ${attestation.actionType === null ? null : actionTypeTag(attestation.actionType)} by agent
+          <a class="mono break" href="${agentPath(attestation.agent)}" data-agent>${attestation.agent}</a>
+          at <b data-time>${timeTag(attestation.timestamp)}</b>, slot ${formatCount(attestation.slot)}.
         </p>
       </div>
     </div>
     <dl class="facts">
       <dt>Matched by</dt>
-      <dd>${SOURCES[match.candidate.source]}</dd>
+      <dd>${SOURCES[match.hash.source]}</dd>
       <dt>Action hash</dt>
-      <dd class="mono break">${match.candidate.actionHash}</dd>
+      <dd class="mono break">${match.hash.actionHash}</dd>
       ${
-        record.privacy
+        attestation.privacyMode
           ? html`<dt>Commitment</dt>
-              <dd class="mono break">${record.storedHash}</dd>`
+              <dd class="mono break">${attestation.storedHash}</dd>`
           : null
       }
       <dt>Kind</dt>
-      <dd>${kindLabel(record)}</dd>
+      <dd>${kindOf(attestation)}</dd>
       <dt>Receipt</dt>
-      <dd><a href="${attestationPath(record.id)}">Open the receipt page →</a></dd>
+      <dd><a href="${attestationPath(match.receiptId)}">Open the receipt page →</a></dd>
     </dl>
     <details>
       <summary>What was checked against the ledger</summary>

@@ -20,7 +20,7 @@ import {
   type SignInExpectations,
 } from "../auth/sign-in.js";
 import { keysTable, signedInPage, signedOutPage } from "../pages/api-keys-page.js";
-import { LedgerRpcError } from "../ledger/json-rpc.js";
+import { LedgerIdentityUnavailable } from "../ledger/ledger-identity.js";
 import { domainOf, HttpError, isAbasErrorLike, isHttps, originOf, type WebContext } from "../web-context.js";
 import { sendPage } from "./page-routes.js";
 
@@ -49,7 +49,7 @@ function cookieOptions(context: WebContext, request: FastifyRequest, maxAgeSecon
 async function signedInOf(context: WebContext, request: FastifyRequest): Promise<SignedIn | undefined> {
   const token = request.cookies[SESSION_COOKIE];
   if (!token) return undefined;
-  const session = await findSession(context.webDb, token, context.now());
+  const session = await findSession(context.db, token, context.now());
   return session === undefined ? undefined : { token, session };
 }
 
@@ -121,7 +121,7 @@ async function expectationsOf(context: WebContext, request: FastifyRequest): Pro
   try {
     chainId = (await context.ledgerIdentity()).signInChainId;
   } catch (error) {
-    if (!(error instanceof LedgerRpcError)) throw error;
+    if (!(error instanceof LedgerIdentityUnavailable)) throw error;
     throw new HttpError(
       503,
       "The ledger does not answer, so sign-in is unavailable for now: try again shortly.",
@@ -187,7 +187,7 @@ export const accountRoutes: FastifyPluginAsync<{ context: WebContext }> = async 
   app.post("/auth/challenge", async (request, reply) => {
     const token = requireSignInToken(context, request);
     takeChallengeAllowance(context, request, reply);
-    const challenge = await issueSignInChallenge(context.webDb, {
+    const challenge = await issueSignInChallenge(context.db, {
       expectations: await expectationsOf(context, request),
       bindingHash: sha256Hex(token),
       now: context.now(),
@@ -206,7 +206,7 @@ export const accountRoutes: FastifyPluginAsync<{ context: WebContext }> = async 
         "malformed-request",
       );
     }
-    const address = await completeSignIn(context.webDb, {
+    const address = await completeSignIn(context.db, {
       expectations: await expectationsOf(context, request),
       bindingHash: sha256Hex(token),
       attempt: {
@@ -216,7 +216,7 @@ export const accountRoutes: FastifyPluginAsync<{ context: WebContext }> = async 
       },
       now: context.now(),
     });
-    const opened = await openSession(context.webDb, address, {
+    const opened = await openSession(context.db, address, {
       now: context.now(),
       ttlMs: context.sessionTtlMs,
     });
@@ -232,7 +232,7 @@ export const accountRoutes: FastifyPluginAsync<{ context: WebContext }> = async 
 
   app.post("/auth/sign-out", async (request, reply) => {
     const { token } = await requireSession(context, request);
-    await closeSession(context.webDb, token);
+    await closeSession(context.db, token);
     reply.clearCookie(SESSION_COOKIE, { path: COOKIE_PATH });
     return noStore(reply).send({ signedOut: true });
   });

@@ -202,7 +202,7 @@ export const pageRoutes: FastifyPluginAsync<{ context: WebContext }> = async (ap
           body: verifyPage({ form, error: error.message }),
           context,
         },
-        400,
+        error.statusCode,
       );
     }
   });

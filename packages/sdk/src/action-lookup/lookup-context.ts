@@ -1,0 +1,13 @@
+import type { Address, Commitment, Rpc, SolanaRpcApi } from "@solana/kit";
+
+import type { AttestationIndex } from "./attestation-index.js";
+
+/** What every step of a lookup reads the ledger (and the index) with. */
+export type LookupContext = Readonly<{
+  rpc: Rpc<SolanaRpcApi>;
+  rpcUrl: string;
+  programId: Address;
+  commitment: Commitment;
+  index: AttestationIndex | undefined;
+  abortSignal: AbortSignal | undefined;
+}>;

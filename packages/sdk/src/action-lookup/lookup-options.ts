@@ -1,0 +1,50 @@
+import { ABAS_SDK__INVALID_ARGUMENT, AbasError } from "@abas/errors";
+import { createSolanaRpc, type Commitment } from "@solana/kit";
+
+import { parseCommitment, parseProgramId, parseRpcUrl } from "../client-config.js";
+import type { AttestationIndex } from "./attestation-index.js";
+import type { LookupContext } from "./lookup-context.js";
+
+export type LookupOptions = Readonly<{
+  /** Any RPC node of the ledger: every answer is read and checked there. */
+  rpcUrl: string;
+  /** The ABAS program; default `LOCAL_PROGRAM_ID`. */
+  programId?: string;
+  /** Finds attestations by stored hash: an `ApiClient`, or the service's database. */
+  index?: AttestationIndex;
+  /** Default `"confirmed"`. */
+  commitment?: Commitment;
+  /** Stops the lookup: it rejects with the signal's reason. */
+  abortSignal?: AbortSignal;
+  /** At most this many attestations are checked; default 10. */
+  maxCandidates?: number;
+}>;
+
+export const DEFAULT_MAX_CANDIDATES = 10;
+
+export function lookupContext(options: LookupOptions): LookupContext {
+  if (typeof options !== "object" || options === null) {
+    throw new AbasError(ABAS_SDK__INVALID_ARGUMENT, { argument: "options", reason: "expected an object" });
+  }
+  const programId = parseProgramId(options.programId);
+  const rpcUrl = parseRpcUrl(options.rpcUrl);
+  return {
+    rpc: createSolanaRpc(rpcUrl),
+    rpcUrl,
+    programId,
+    commitment: parseCommitment(options.commitment),
+    index: options.index,
+    abortSignal: options.abortSignal,
+  };
+}
+
+/** `work`, or the abort signal's reason as soon as it fires. */
+export function untilAborted<T>(work: Promise<T>, abortSignal: AbortSignal | undefined): Promise<T> {
+  if (abortSignal === undefined) return work;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortSignal.reason as Error);
+    if (abortSignal.aborted) return onAbort();
+    abortSignal.addEventListener("abort", onAbort, { once: true });
+    work.then(resolve, reject).finally(() => abortSignal.removeEventListener("abort", onAbort));
+  });
+}
