@@ -5,9 +5,17 @@
  * what the IDL renders.
  */
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { describe, it } from "node:test";
 
 import {
+  AbasAttestationAccount,
+  ActionType,
+  getAgentDecoder,
+  getAttestationDecoder,
+  getCredentialDecoder,
+  identifyAbasAttestationAccount,
   getAgentEncoder,
   getAttestationEncoder,
   getAttestBatchInstructionDataEncoder,
@@ -32,9 +40,11 @@ import {
   type StructTypeNode,
 } from "@codama/nodes";
 import { address } from "@solana/kit";
+import { createFromJson } from "codama";
 
 import { buildAbasIdl, SCHEMA_SEEDS } from "../idl/abas-idl.js";
 import { stalePaths } from "../idl/render-idl.js";
+import { attest, createTestLedger, readAccount, registerAgent } from "./harness.js";
 import {
   rustByteString,
   rustEnumCodes,
@@ -372,7 +382,47 @@ describe("the IDL's addresses, enums and errors are the program's", () => {
   });
 });
 
+describe("the generated decoders read what the program writes", () => {
+  it("identifies and decodes the Credential, an Agent and an attestation on the real SVM", async () => {
+    // Given an initialized program with a registered agent and one attestation
+    const ledger = await createTestLedger();
+    const registered = await registerAgent(ledger);
+    const attested = await attest(ledger, {
+      ...registered,
+      actionType: ActionType.Decision,
+      privacyMode: false,
+    });
+
+    // When their accounts are read with the generated client only
+    const agentData = readAccount(ledger, registered.agentAccount).data;
+    const attestationData = readAccount(ledger, attested.attestation).data;
+    const credentialData = readAccount(ledger, ledger.credential).data;
+
+    // Then each is identified by its discriminators and decodes to what was recorded
+    assert.equal(identifyAbasAttestationAccount(agentData), AbasAttestationAccount.Agent);
+    assert.equal(identifyAbasAttestationAccount(attestationData), AbasAttestationAccount.Attestation);
+    assert.equal(identifyAbasAttestationAccount(credentialData), AbasAttestationAccount.Credential);
+    const agent = getAgentDecoder().decode(agentData);
+    assert.equal(agent.agent, registered.agent.address);
+    assert.equal(agent.operator, registered.operator.address);
+    assert.equal(agent.attestationCount, 1n);
+    const attestation = getAttestationDecoder().decode(attestationData);
+    assert.equal(attestation.signer, registered.agent.address);
+    assert.equal(attestation.data.actionType, ActionType.Decision);
+    assert.deepEqual(Uint8Array.from(attestation.data.actionHash), attested.storedHash);
+    assert.equal(
+      getCredentialDecoder().decode(credentialData).name,
+      rustByteString("CREDENTIAL_NAME", "state/credential.rs"),
+    );
+  });
+});
+
 describe("the committed IDL artefacts", () => {
+  it("program/idl.json loads back into Codama as the IDL", () => {
+    const json = readFileSync(fileURLToPath(new URL("../idl.json", import.meta.url)), "utf8");
+    assert.deepEqual(createFromJson(json).getRoot(), buildAbasIdl());
+  });
+
   it("are what the IDL renders: program/idl.json and packages/program-client/src/generated", async () => {
     assert.deepEqual(await stalePaths(), []);
   });
