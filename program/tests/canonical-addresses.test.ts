@@ -64,30 +64,17 @@ function atBump(
   return withData(withAccount(instruction, at.account, meta), data);
 }
 
-const ATTESTATION = {
-  account: accountPosition("attest", "attestation"),
-  bumpByte: dataOffset("attest", "attestationBump"),
-};
-const BATCH = {
-  account: accountPosition("attestBatch", "batch"),
-  bumpByte: dataOffset("attestBatch", "batchBump"),
-};
-const AGENT_ACCOUNT = {
-  account: accountPosition("registerAgent", "agentAccount"),
-  bumpByte: dataOffset("registerAgent", "agentAccountBump"),
-};
-const CREDENTIAL = {
-  account: accountPosition("initialize", "credential"),
-  bumpByte: dataOffset("initialize", "credentialBump"),
-};
-const ATTESTATION_SCHEMA = {
-  account: accountPosition("initialize", "attestationSchema"),
-  bumpByte: dataOffset("initialize", "attestationSchemaBump"),
-};
-const BATCH_SCHEMA = {
-  account: accountPosition("initialize", "batchSchema"),
-  bumpByte: dataOffset("initialize", "batchSchemaBump"),
-};
+/** Where the account and its bump hint sit in `instruction`, by their IDL names. */
+const positionOf = (instruction: string, account: string, bump: string) => ({
+  account: accountPosition(instruction, account),
+  bumpByte: dataOffset(instruction, bump),
+});
+const ATTESTATION = positionOf("attest", "attestation", "attestationBump");
+const BATCH = positionOf("attestBatch", "batch", "batchBump");
+const AGENT_ACCOUNT = positionOf("registerAgent", "agentAccount", "agentAccountBump");
+const CREDENTIAL = positionOf("initialize", "credential", "credentialBump");
+const ATTESTATION_SCHEMA = positionOf("initialize", "attestationSchema", "attestationSchemaBump");
+const BATCH_SCHEMA = positionOf("initialize", "batchSchema", "batchSchemaBump");
 
 const schemaSeeds = (ledger: TestLedger, kind: "attestation" | "batch"): Seed[] => [
   "schema",
