@@ -61,9 +61,10 @@ import {
   type SignedBatch,
   type TestLedger,
 } from "./harness.js";
+import { accountPosition } from "./idl-positions.js";
 
-const CREDENTIAL = 3;
-const SCHEMA = 4;
+const CREDENTIAL = accountPosition("attestBatch", "credential");
+const SCHEMA = accountPosition("attestBatch", "batchSchema");
 
 async function arrange(
   allowedActionTypes = 0b1111,

@@ -78,16 +78,17 @@ import {
   type SignedAttest,
   type TestLedger,
 } from "./harness.js";
+import { accountPosition } from "./idl-positions.js";
 
 const CLOCK_SYSVAR_ADDRESS = address("SysvarC1ock11111111111111111111111111111111");
 
 // Account order of `attest` (docs/program.md).
-const OPERATOR = 0;
-const AGENT_ACCOUNT = 1;
-const ATTESTATION = 2;
-const CREDENTIAL = 3;
-const SCHEMA = 4;
-const INSTRUCTIONS_SYSVAR = 5;
+const OPERATOR = accountPosition("attest", "operator");
+const AGENT_ACCOUNT = accountPosition("attest", "agentAccount");
+const ATTESTATION = accountPosition("attest", "attestation");
+const CREDENTIAL = accountPosition("attest", "credential");
+const SCHEMA = accountPosition("attest", "attestationSchema");
+const INSTRUCTIONS_SYSVAR = accountPosition("attest", "instructionsSysvar");
 
 async function arrange(
   allowedActionTypes = 0b1111,

@@ -47,6 +47,7 @@ import {
   withData,
   type TestLedger,
 } from "./harness.js";
+import { accountPosition, dataOffset } from "./idl-positions.js";
 import { nonCanonicalAddresses, validBumps, type BumpedAddress, type Seed } from "./pda-bumps.js";
 
 const bytesOf = (address: Address) => Uint8Array.from(getAddressEncoder().encode(address));
@@ -63,11 +64,17 @@ function atBump(
   return withData(withAccount(instruction, at.account, meta), data);
 }
 
-const RECORD = { account: 2, bumpByte: 3 }; // attest and attest_batch
-const AGENT_ACCOUNT = { account: 2, bumpByte: 1 }; // register_agent
-const CREDENTIAL = { account: 1, bumpByte: 1 }; // initialize
-const ATTESTATION_SCHEMA = { account: 2, bumpByte: 2 };
-const BATCH_SCHEMA = { account: 3, bumpByte: 3 };
+/** Where the account and its bump hint sit in `instruction`, by their IDL names. */
+const positionOf = (instruction: string, account: string, bump: string) => ({
+  account: accountPosition(instruction, account),
+  bumpByte: dataOffset(instruction, bump),
+});
+const ATTESTATION = positionOf("attest", "attestation", "attestationBump");
+const BATCH = positionOf("attestBatch", "batch", "batchBump");
+const AGENT_ACCOUNT = positionOf("registerAgent", "agentAccount", "agentAccountBump");
+const CREDENTIAL = positionOf("initialize", "credential", "credentialBump");
+const ATTESTATION_SCHEMA = positionOf("initialize", "attestationSchema", "attestationSchemaBump");
+const BATCH_SCHEMA = positionOf("initialize", "batchSchema", "batchSchemaBump");
 
 const schemaSeeds = (ledger: TestLedger, kind: "attestation" | "batch"): Seed[] => [
   "schema",
@@ -95,11 +102,12 @@ async function registerAt(
 async function expectRefusedAtOtherBumps(
   ledger: TestLedger,
   [precompile, record]: [Instruction, Instruction],
+  at: { account: number; bumpByte: number },
   seeds: Seed[],
   count: number,
 ): Promise<void> {
   for (const target of nonCanonicalAddresses(ledger.programId, seeds, count)) {
-    const outcome = await send(ledger, [precompile, atBump(record, RECORD, target)]);
+    const outcome = await send(ledger, [precompile, atBump(record, at, target)]);
     expectProgramError(outcome, ABAS_PROGRAM__NON_CANONICAL_BUMP);
     assert.equal(getAccount(ledger, target.address), undefined, `nothing is created at bump ${target.bump}`);
   }
@@ -115,7 +123,7 @@ test("attack 1: one signed attest message is recorded once; at 9 other bumps it 
 
   // When the same signed message is sent to 9 non-canonical addresses of its seeds
   // Then each fails with NonCanonicalBump and creates nothing
-  await expectRefusedAtOtherBumps(ledger, [precompile, attestIx], seeds, 9);
+  await expectRefusedAtOtherBumps(ledger, [precompile, attestIx], ATTESTATION, seeds, 9);
 
   // And at the canonical address it is recorded once, and a second time is a duplicate
   expectSuccess(await send(ledger, signed.instructions));
@@ -134,7 +142,7 @@ test("attack 2: one signed batch message is recorded once; at 5 other bumps it f
 
   // When it is sent to 5 non-canonical addresses of its seeds
   // Then each fails with NonCanonicalBump and creates nothing
-  await expectRefusedAtOtherBumps(ledger, [precompile, commitIx], seeds, 5);
+  await expectRefusedAtOtherBumps(ledger, [precompile, commitIx], BATCH, seeds, 5);
 
   // And it is recorded once at the canonical address: 100 items, not 500
   expectSuccess(await send(ledger, signed.instructions));
@@ -349,7 +357,7 @@ const PDA_KINDS: readonly {
   },
   {
     kind: "BehaviorAttestation",
-    at: RECORD,
+    at: ATTESTATION,
     arrange: async (ledger) => {
       const registered = await registerAgent(ledger);
       const signed = await buildSignedAttest(ledger, registered);
@@ -361,7 +369,7 @@ const PDA_KINDS: readonly {
   },
   {
     kind: "BehaviorBatch",
-    at: RECORD,
+    at: BATCH,
     arrange: async (ledger) => {
       const registered = await registerAgent(ledger);
       const signed = await buildSignedBatch(ledger, { ...registered, leaves: randomLeaves(3) });

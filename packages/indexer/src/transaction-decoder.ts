@@ -41,31 +41,17 @@ export function decodeProgramTransaction(
   };
 }
 
-/** Where the agent account sits among an instruction's accounts (register_agent has the agent key first). */
+/**
+ * The agent account an instruction names (register_agent, update_agent, attest, attest_batch), by
+ * its IDL name through the generated parser.
+ */
 export function agentAccountOf(instruction: ProgramInstruction): Address | undefined {
-  switch (instruction.name) {
-    case "register_agent":
-      return instruction.accounts[2];
-    case "update_agent":
-    case "attest":
-    case "attest_batch":
-      return instruction.accounts[1];
-    default:
-      return undefined;
-  }
+  return instruction.namedAccounts.agentAccount;
 }
 
 /** The attestation (attest) or batch (attest_batch, publish_batch_leaves) account of an instruction. */
 export function recordAccountOf(instruction: ProgramInstruction): Address | undefined {
-  switch (instruction.name) {
-    case "attest":
-    case "attest_batch":
-      return instruction.accounts[2];
-    case "publish_batch_leaves":
-      return instruction.accounts[1];
-    default:
-      return undefined;
-  }
+  return instruction.namedAccounts.attestation ?? instruction.namedAccounts.batch;
 }
 
 /** The accounts whose state a successful instruction changed and the appliers read. */

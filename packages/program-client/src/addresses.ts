@@ -1,58 +1,47 @@
-import {
-  getAddressEncoder,
-  getProgramDerivedAddress,
-  type Address,
-  type ReadonlyUint8Array,
-} from "@solana/kit";
+import type { Address, ProgramDerivedAddress, ReadonlyUint8Array } from "@solana/kit";
 
+import { HASH_SIZE } from "./constants.js";
 import {
-  AGENT_SEED,
-  ATTESTATION_SEED,
-  BATCH_SEED,
-  BPF_LOADER_UPGRADEABLE_ADDRESS,
-  CREDENTIAL_SEED,
-  HASH_SIZE,
-  SCHEMA_SEED,
-} from "./constants.js";
+  findAgentPda,
+  findAttestationPda,
+  findBatchPda,
+  findCredentialPda,
+  findProgramDataPda,
+  findSchemaPda,
+} from "./generated/index.js";
 import { SCHEMAS, type SchemaKind } from "./schemas.js";
 import { assertByteLength } from "./validation.js";
 
 /**
  * A canonical PDA (the highest bump off the curve) and its bump, which the instruction data passes
- * to the program as a hint: the program proves it canonical and refuses any other bump.
+ * to the program as a hint: the program proves it canonical and refuses any other bump. The seeds
+ * are the IDL's (`program/idl/abas-idl.ts`), through the generated `find*Pda` functions.
  */
 export type DerivedAddress = Readonly<{ address: Address; bump: number }>;
 
-const addressBytes = (value: Address): ReadonlyUint8Array => getAddressEncoder().encode(value);
-
-async function derive(programId: Address, seeds: (string | ReadonlyUint8Array)[]): Promise<DerivedAddress> {
-  const [address, bump] = await getProgramDerivedAddress({ programAddress: programId, seeds });
+const derived = async (pda: Promise<ProgramDerivedAddress>): Promise<DerivedAddress> => {
+  const [address, bump] = await pda;
   return { address, bump };
-}
+};
 
 /** `["credential"]` */
 export async function deriveCredentialAddress(programId: Address): Promise<DerivedAddress> {
-  return await derive(programId, [CREDENTIAL_SEED]);
+  return await derived(findCredentialPda({ programAddress: programId }));
 }
 
-/** `["schema", credential, "BehaviorAttestation" | "BehaviorBatch", [1]]` */
+/** `["schema", credential, "BehaviorAttestation" | "BehaviorBatch", [version]]` */
 export async function deriveSchemaAddress(
   programId: Address,
   credential: Address,
   kind: SchemaKind,
 ): Promise<DerivedAddress> {
-  const schema = SCHEMAS[kind];
-  return await derive(programId, [
-    SCHEMA_SEED,
-    addressBytes(credential),
-    schema.name,
-    Uint8Array.of(schema.version),
-  ]);
+  const { name, version } = SCHEMAS[kind];
+  return await derived(findSchemaPda({ credential, name, version }, { programAddress: programId }));
 }
 
 /** `["agent", agent]` */
 export async function deriveAgentAddress(programId: Address, agent: Address): Promise<DerivedAddress> {
-  return await derive(programId, [AGENT_SEED, addressBytes(agent)]);
+  return await derived(findAgentPda({ agent }, { programAddress: programId }));
 }
 
 /** `["attestation", agent, stored_hash]` */
@@ -62,7 +51,7 @@ export async function deriveAttestationAddress(
   storedHash: ReadonlyUint8Array,
 ): Promise<DerivedAddress> {
   assertByteLength(storedHash, HASH_SIZE, "storedHash");
-  return await derive(programId, [ATTESTATION_SEED, addressBytes(agent), storedHash]);
+  return await derived(findAttestationPda({ agent, storedHash }, { programAddress: programId }));
 }
 
 /** `["batch", agent, merkle_root]` */
@@ -72,7 +61,7 @@ export async function deriveBatchAddress(
   merkleRoot: ReadonlyUint8Array,
 ): Promise<DerivedAddress> {
   assertByteLength(merkleRoot, HASH_SIZE, "merkleRoot");
-  return await derive(programId, [BATCH_SEED, addressBytes(agent), merkleRoot]);
+  return await derived(findBatchPda({ agent, merkleRoot }, { programAddress: programId }));
 }
 
 export type IssuerAddresses = Readonly<{
@@ -93,9 +82,5 @@ export async function deriveIssuerAddresses(programId: Address): Promise<IssuerA
 
 /** The Upgradeable Loader's ProgramData account of a program: `[program]` under the loader. */
 export async function deriveProgramDataAddress(programId: Address): Promise<DerivedAddress> {
-  const [address, bump] = await getProgramDerivedAddress({
-    programAddress: BPF_LOADER_UPGRADEABLE_ADDRESS,
-    seeds: [addressBytes(programId)],
-  });
-  return { address, bump };
+  return await derived(findProgramDataPda({ program: programId }));
 }

@@ -1,5 +1,18 @@
 import { address } from "@solana/kit";
 
+import {
+  AGENT_DISCRIMINATOR,
+  ATTESTATION_DISCRIMINATOR,
+  CREDENTIAL_DISCRIMINATOR,
+  getAgentSize,
+  getAttestationSize,
+  getBehaviorAttestationDataEncoder,
+  getCredentialSize,
+  getLeafDataEncoder,
+  getPublishBatchLeavesInstructionDataEncoder,
+  SCHEMA_DISCRIMINATOR,
+} from "./generated/index.js";
+
 /** The Ed25519 precompile that verifies the agent's signature in the same transaction. */
 export const ED25519_PROGRAM_ADDRESS = address("Ed25519SigVerify111111111111111111111111111");
 /** The sysvar through which `attest` and `attest_batch` read the instruction before their own. */
@@ -8,33 +21,14 @@ export const SYSTEM_PROGRAM_ADDRESS = address("11111111111111111111111111111111"
 /** The loader that deploys and upgrades the program; `initialize` reads its ProgramData account. */
 export const BPF_LOADER_UPGRADEABLE_ADDRESS = address("BPFLoaderUpgradeab1e11111111111111111111111");
 
-/** The first byte of the instruction data. */
-export const InstructionDiscriminator = {
-  Initialize: 0,
-  RegisterAgent: 1,
-  UpdateAgent: 2,
-  Attest: 3,
-  AttestBatch: 4,
-  PublishBatchLeaves: 5,
-} as const;
-export type InstructionDiscriminator =
-  (typeof InstructionDiscriminator)[keyof typeof InstructionDiscriminator];
-
 /** The first byte of each account the program owns (SAS's discriminators for the SAS layouts). */
 export const AccountDiscriminator = {
-  Credential: 0,
-  Schema: 1,
-  Attestation: 2,
-  Agent: 16,
+  Credential: CREDENTIAL_DISCRIMINATOR,
+  Schema: SCHEMA_DISCRIMINATOR,
+  Attestation: ATTESTATION_DISCRIMINATOR,
+  Agent: AGENT_DISCRIMINATOR,
 } as const;
 export type AccountDiscriminator = (typeof AccountDiscriminator)[keyof typeof AccountDiscriminator];
-
-/** PDA seed prefixes. */
-export const CREDENTIAL_SEED = "credential";
-export const SCHEMA_SEED = "schema";
-export const AGENT_SEED = "agent";
-export const ATTESTATION_SEED = "attestation";
-export const BATCH_SEED = "batch";
 
 /** Domain tags of the signed messages and of the privacy commitment: ASCII, no terminator. */
 export const ATTEST_MESSAGE_TAG = "abas:attest:v1";
@@ -51,24 +45,24 @@ export const SALT_SIZE = 32;
 
 export const MAX_BATCH_ITEMS = 100;
 /** action_type (u8) ‖ privacy_mode (u8) ‖ stored_hash (32). */
-export const LEAF_DATA_SIZE = 34;
+export const LEAF_DATA_SIZE = getLeafDataEncoder().fixedSize;
 
 /** Domain-separation prefixes of the Merkle tree (RFC 6962). */
 export const MERKLE_LEAF_PREFIX = 0x00;
 export const MERKLE_NODE_PREFIX = 0x01;
 
 export const AGENT_LAYOUT_VERSION = 1;
-export const AGENT_ACCOUNT_SIZE = 128;
+export const AGENT_ACCOUNT_SIZE = getAgentSize();
 
 /** The Credential's fixed name: the account is 45 bytes with it and no authorized signers. */
 export const CREDENTIAL_NAME = "ABAS";
-export const CREDENTIAL_ACCOUNT_SIZE = 45;
+export const CREDENTIAL_ACCOUNT_SIZE = getCredentialSize();
 
-export const ATTESTATION_DATA_SIZE = 158;
-export const ATTESTATION_ACCOUNT_SIZE = 331;
+export const ATTESTATION_DATA_SIZE = getBehaviorAttestationDataEncoder().fixedSize;
+export const ATTESTATION_ACCOUNT_SIZE = getAttestationSize();
 
-/** Bytes of a SAS Attestation account around its data: 1 + 32 + 32 + 32 + 4 + 32 + 8 + 32. */
-export const ATTESTATION_ENVELOPE_SIZE = 173;
+/** Bytes of a SAS Attestation account around its data (and its u32 length). */
+export const ATTESTATION_ENVELOPE_SIZE = ATTESTATION_ACCOUNT_SIZE - ATTESTATION_DATA_SIZE;
 /** Subtree roots a pending batch keeps (`leaf count < 128`): the Merkle frontier, 7 × 32 bytes. */
 export const MERKLE_FRONTIER_SLOTS = 7;
 export const MERKLE_FRONTIER_SIZE = MERKLE_FRONTIER_SLOTS * HASH_SIZE;
@@ -80,10 +74,8 @@ export const BATCH_PENDING_ACCOUNT_SIZE =
 /** A batch once every leaf is published: the frontier is gone and the account has shrunk. */
 export const BATCH_COMPLETE_ACCOUNT_SIZE = ATTESTATION_ENVELOPE_SIZE + BATCH_DATA_FIXED_SIZE;
 
-/** Instruction data sizes; `publish_batch_leaves` is 3 bytes plus 34 per leaf. */
-export const INITIALIZE_DATA_SIZE = 5;
-export const REGISTER_AGENT_DATA_SIZE = 3;
-export const UPDATE_AGENT_DATA_SIZE = 3;
-export const ATTEST_DATA_SIZE = 36;
-export const ATTEST_BATCH_DATA_SIZE = 36;
-export const PUBLISH_BATCH_LEAVES_HEADER_SIZE = 3;
+/** `publish_batch_leaves` data: `[5, start_index, leaf_count]`, then `LEAF_DATA_SIZE` bytes per leaf. */
+export const PUBLISH_BATCH_LEAVES_HEADER_SIZE = getPublishBatchLeavesInstructionDataEncoder().encode({
+  startIndex: 0,
+  leaves: [],
+}).length;

@@ -33,3 +33,9 @@ export * from "./schemas.js";
 export * from "./transactions/program-instructions.js";
 export * from "./upgradeable-loader.js";
 export * from "./plain-numbers.js";
+// The client generated from the IDL (program/idl/abas-idl.ts). Where a name is also a hand-written
+// domain helper above, the helper is the package's export.
+export * from "./generated/index.js";
+export { ActionType } from "./action-types.js";
+export { AgentStatus } from "./agent-status.js";
+export { type PublishBatchLeavesInstructionData } from "./instructions/publish-batch-leaves.js";

@@ -1,7 +1,13 @@
 import type { ReadonlyUint8Array } from "@solana/kit";
 
 import { isActionType, type ActionType } from "./action-types.js";
-import { HASH_SIZE, LEAF_DATA_SIZE } from "./constants.js";
+import { HASH_SIZE } from "./constants.js";
+import {
+  getLeafDataDecoder,
+  getLeafDataEncoder,
+  type LeafData as GeneratedLeafData,
+  type LeafDataArgs,
+} from "./generated/index.js";
 import { hashLeaf } from "./hashing.js";
 import { assertActionType, assertByteLength, assertPrivacyMode, assertU8 } from "./validation.js";
 
@@ -20,15 +26,13 @@ export type RawLeafData = Readonly<{
   storedHash: ReadonlyUint8Array;
 }>;
 
-/** Writes `action_type ‖ privacy_mode ‖ stored_hash` at `offset`; checks only that each part fits. */
-export function writeRawLeafData(target: Uint8Array, offset: number, leaf: RawLeafData): void {
+/** A raw leaf as the generated codec takes it; checks only that each part fits. */
+export function rawLeafDataArgs(leaf: RawLeafData): LeafDataArgs {
   const privacyFlag = typeof leaf.privacyMode === "boolean" ? Number(leaf.privacyMode) : leaf.privacyMode;
   assertU8(leaf.actionType, "actionType");
   assertU8(privacyFlag, "privacyMode");
   assertByteLength(leaf.storedHash, HASH_SIZE, "storedHash");
-  target[offset] = leaf.actionType;
-  target[offset + 1] = privacyFlag;
-  target.set(leaf.storedHash, offset + 2);
+  return { actionType: leaf.actionType, privacyMode: privacyFlag, storedHash: leaf.storedHash };
 }
 
 export function assertValidLeafData(leaf: LeafData): void {
@@ -40,21 +44,23 @@ export function assertValidLeafData(leaf: LeafData): void {
 /** The 34 bytes of a leaf: `action_type (u8) ‖ privacy_mode (u8) ‖ stored_hash (32)`. */
 export function encodeLeafData(leaf: LeafData): Uint8Array {
   assertValidLeafData(leaf);
-  const bytes = new Uint8Array(LEAF_DATA_SIZE);
-  writeRawLeafData(bytes, 0, leaf);
-  return bytes;
+  return Uint8Array.from(getLeafDataEncoder().encode(rawLeafDataArgs(leaf)));
+}
+
+/** A decoded leaf as `LeafData`, or undefined when its action type or flag is out of range. */
+export function toLeafData(leaf: GeneratedLeafData): LeafData | undefined {
+  if (!isActionType(leaf.actionType) || leaf.privacyMode > 1) return undefined;
+  return {
+    actionType: leaf.actionType,
+    privacyMode: leaf.privacyMode === 1,
+    storedHash: Uint8Array.from(leaf.storedHash),
+  };
 }
 
 /** The leaf at the start of `bytes` (34 bytes), or undefined when its action type or flag is out of range. */
 export function decodeLeafData(bytes: ReadonlyUint8Array): LeafData | undefined {
-  if (bytes.length < LEAF_DATA_SIZE) return undefined;
-  const [actionType, privacyFlag] = bytes;
-  if (!isActionType(actionType!) || privacyFlag! > 1) return undefined;
-  return {
-    actionType: actionType as ActionType,
-    privacyMode: privacyFlag === 1,
-    storedHash: Uint8Array.from(bytes.subarray(2, LEAF_DATA_SIZE)),
-  };
+  if (bytes.length < getLeafDataDecoder().fixedSize) return undefined;
+  return toLeafData(getLeafDataDecoder().decode(bytes));
 }
 
 /** The Merkle leaf hash of a leaf: `H(0x00 ‖ leaf data)`. */

@@ -99,7 +99,8 @@ export async function readPublishedLeaves(
         programId,
       );
       for (const instruction of instructions) {
-        if (instruction.name !== "publish_batch_leaves" || instruction.accounts[1] !== batchAddress) continue;
+        if (instruction.name !== "publish_batch_leaves" || instruction.namedAccounts.batch !== batchAddress)
+          continue;
         const chunk = decodePublishBatchLeavesInstructionData(instruction.data);
         if (chunk !== undefined) chunks.set(chunk.startIndex, chunk.leaves);
       }

@@ -62,6 +62,10 @@ function transaction(
         inner: false,
         name,
         accounts,
+        namedAccounts:
+          name === "register_agent"
+            ? { operator: OPERATOR, agent: AGENT, agentAccount }
+            : { operator: OPERATOR, agentAccount },
         data: new Uint8Array([name === "register_agent" ? 1 : name === "update_agent" ? 2 : 3]),
       },
     ],

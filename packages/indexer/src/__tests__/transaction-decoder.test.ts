@@ -5,6 +5,8 @@ import {
   ED25519_PROGRAM_ADDRESS,
   encodeAttestInstructionData,
   encodePublishBatchLeavesInstructionData,
+  INSTRUCTIONS_SYSVAR_ADDRESS,
+  SYSTEM_PROGRAM_ADDRESS,
 } from "@abas/program-client";
 import { address, getBase58Decoder, type Signature } from "@solana/kit";
 
@@ -20,6 +22,8 @@ const PROGRAM_ID = address("5RM2JWdhiGGfkBnB16BpZiJoXa79E1rW31pB4YWBZbkN");
 const OPERATOR = address("CGgnS9ZSpbfykiWCyBhvn2eMEbfCNdyGU9jzFQGysv6V");
 const AGENT_ACCOUNT = address("2qCLrCwU8g1Qg6T5MqXNQ8ujJL3dodVHUS1gKeJCAW1b");
 const LOOKED_UP = address("EaKqbrr54JkCKLB9gN9yRNqyRUfe1rw16j7MQt8C7dVh");
+const CREDENTIAL = address("4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T");
+const SCHEMA = address("8qbHbw2BbbTHBW1sbeqakYXVKRQM8Ne7pLK7m6CVfeR");
 const SIGNATURE =
   "5w1Nia5ceuV7qpMC2aixdCLYEpzmJk7kxSwPg2WGyXicixvvaGckiRUJHeAzd3nptPSDGgJMhHg1g3SYmS7PJXpa" as Signature;
 
@@ -30,17 +34,26 @@ const attestData = encodeAttestInstructionData({
   storedHash: new Uint8Array(32).fill(7),
 });
 
-/** An Ed25519 check then our attest, whose attestation account comes from a lookup table. */
+/** An Ed25519 check then our attest, whose attestation account (key 8) comes from a lookup table. */
 function attestTransaction(err: unknown): TransactionJsonResponse {
   return {
     slot: 42n,
     transaction: {
       signatures: [SIGNATURE],
       message: {
-        accountKeys: [OPERATOR, AGENT_ACCOUNT, PROGRAM_ID, ED25519_PROGRAM_ADDRESS],
+        accountKeys: [
+          OPERATOR,
+          AGENT_ACCOUNT,
+          PROGRAM_ID,
+          ED25519_PROGRAM_ADDRESS,
+          CREDENTIAL,
+          SCHEMA,
+          INSTRUCTIONS_SYSVAR_ADDRESS,
+          SYSTEM_PROGRAM_ADDRESS,
+        ],
         instructions: [
           { programIdIndex: 3, accounts: [], data: getBase58Decoder().decode(new Uint8Array([1, 0])) },
-          { programIdIndex: 2, accounts: [0, 1, 4], data: getBase58Decoder().decode(attestData) },
+          { programIdIndex: 2, accounts: [0, 1, 8, 4, 5, 6, 7], data: getBase58Decoder().decode(attestData) },
         ],
       },
     },
@@ -61,7 +74,17 @@ describe("decodeProgramTransaction", () => {
     const [attest] = decoded.instructions;
     assert.equal(attest?.index, 1);
     assert.equal(attest?.name, "attest");
-    assert.deepEqual(attest?.accounts, [OPERATOR, AGENT_ACCOUNT, LOOKED_UP]);
+    assert.deepEqual(attest?.accounts, [
+      OPERATOR,
+      AGENT_ACCOUNT,
+      LOOKED_UP,
+      CREDENTIAL,
+      SCHEMA,
+      INSTRUCTIONS_SYSVAR_ADDRESS,
+      SYSTEM_PROGRAM_ADDRESS,
+    ]);
+    assert.equal(attest?.namedAccounts.attestation, LOOKED_UP);
+    assert.equal(attest?.namedAccounts.attestationSchema, SCHEMA);
     assert.deepEqual(attest?.data, attestData);
     assert.deepEqual(accountsToRead(attest!), [AGENT_ACCOUNT, LOOKED_UP]);
   });
@@ -100,7 +123,7 @@ describe("decodeProgramTransaction", () => {
             index: 0,
             instructions: [
               { programIdIndex: 3, accounts: [], data: "" },
-              { programIdIndex: 2, accounts: [0, 1, 4], data: getBase58Decoder().decode(publishData) },
+              { programIdIndex: 2, accounts: [0, 8, 5], data: getBase58Decoder().decode(publishData) },
             ],
           },
         ],
@@ -118,7 +141,12 @@ describe("decodeProgramTransaction", () => {
         [1, false, "attest"],
       ],
     );
-    assert.deepEqual(decoded.instructions[0]?.accounts, [OPERATOR, AGENT_ACCOUNT, LOOKED_UP]);
+    assert.deepEqual(decoded.instructions[0]?.accounts, [OPERATOR, LOOKED_UP, SCHEMA]);
+    assert.deepEqual(decoded.instructions[0]?.namedAccounts, {
+      operator: OPERATOR,
+      batch: LOOKED_UP,
+      batchSchema: SCHEMA,
+    });
     assert.deepEqual(decoded.instructions[0]?.data, publishData);
   });
 

@@ -1,64 +1,41 @@
-import type { Address, ReadonlyUint8Array } from "@solana/kit";
+import type { ReadonlyUint8Array } from "@solana/kit";
 
 import { isAgentStatus, type AgentStatus } from "../agent-status.js";
 import { AccountDiscriminator, AGENT_ACCOUNT_SIZE, AGENT_LAYOUT_VERSION } from "../constants.js";
+import { getAgentDecoder, type Agent } from "../generated/index.js";
 import { AccountDataReader } from "./account-data-reader.js";
 
-export type AgentAccount = Readonly<{
-  layoutVersion: number;
-  bump: number;
-  status: AgentStatus;
-  /** Bit mask of the action types the agent may attest, 1..=15. */
-  allowedActionTypes: number;
-  operator: Address;
-  agent: Address;
-  registeredAt: bigint;
-  registeredSlot: bigint;
-  updatedAt: bigint;
-  attestationCount: bigint;
-  batchCount: bigint;
-  batchItemCount: bigint;
-  /** 0 when the agent never attested. */
-  lastAttestedAt: bigint;
-}>;
+/** An Agent account as the generated decoder reads it, its status one of the domain's `AgentStatus`. */
+export type AgentAccount = Readonly<
+  Omit<Agent, "discriminator" | "reserved" | "status"> & { status: AgentStatus }
+>;
 
-const RESERVED_SIZE = 3;
-
+/**
+ * Decodes with the generated decoder after the checks that name what is wrong: another account type
+ * (first byte), another size, then the values the layout allows.
+ */
 export function decodeAgentAccount(data: ReadonlyUint8Array): AgentAccount {
   const reader = new AccountDataReader(data, "Agent");
   reader.expectDiscriminator(AccountDiscriminator.Agent);
   reader.expectSize(AGENT_ACCOUNT_SIZE);
-
-  const layoutVersion = reader.u8("layout_version");
-  if (layoutVersion !== AGENT_LAYOUT_VERSION) {
-    throw reader.malformed("layout_version", `expected ${AGENT_LAYOUT_VERSION}, got ${layoutVersion}`);
+  let decoded: Agent;
+  try {
+    decoded = getAgentDecoder().decode(data);
+  } catch {
+    // The size is exact, so the only field that can fail to decode is the status enum.
+    throw reader.malformed("status", "expected 0, 1 or 2");
   }
-  const bump = reader.u8("bump");
-  const status = reader.u8("status");
+  const { discriminator: _discriminator, reserved, status, ...fields } = decoded;
+  if (fields.layoutVersion !== AGENT_LAYOUT_VERSION) {
+    throw reader.malformed("layout_version", `expected ${AGENT_LAYOUT_VERSION}, got ${fields.layoutVersion}`);
+  }
   if (!isAgentStatus(status)) throw reader.malformed("status", `expected 0, 1 or 2, got ${status}`);
-  const allowedActionTypes = reader.u8("allowed_action_types");
-  if (allowedActionTypes < 1 || allowedActionTypes > 15) {
-    throw reader.malformed("allowed_action_types", `expected a mask in 1..=15, got ${allowedActionTypes}`);
+  if (fields.allowedActionTypes < 1 || fields.allowedActionTypes > 15) {
+    throw reader.malformed(
+      "allowed_action_types",
+      `expected a mask in 1..=15, got ${fields.allowedActionTypes}`,
+    );
   }
-  if (reader.bytes("reserved", RESERVED_SIZE).some((byte) => byte !== 0)) {
-    throw reader.malformed("reserved", "expected zero bytes");
-  }
-
-  const account: AgentAccount = {
-    layoutVersion,
-    bump,
-    status,
-    allowedActionTypes,
-    operator: reader.address("operator"),
-    agent: reader.address("agent"),
-    registeredAt: reader.i64("registered_at"),
-    registeredSlot: reader.u64("registered_slot"),
-    updatedAt: reader.i64("updated_at"),
-    attestationCount: reader.u64("attestation_count"),
-    batchCount: reader.u64("batch_count"),
-    batchItemCount: reader.u64("batch_item_count"),
-    lastAttestedAt: reader.i64("last_attested_at"),
-  };
-  reader.expectEnd();
-  return account;
+  if (reserved.some((byte) => byte !== 0)) throw reader.malformed("reserved", "expected zero bytes");
+  return { ...fields, status };
 }

@@ -1,57 +1,32 @@
-import {
-  AccountRole,
-  type AccountMeta,
-  type AccountSignerMeta,
-  type Address,
-  type Instruction,
-  type InstructionWithAccounts,
-  type InstructionWithData,
-  type TransactionSigner,
+import type {
+  AccountMeta,
+  AccountSignerMeta,
+  Instruction,
+  InstructionWithAccounts,
+  InstructionWithData,
+  ProgramDerivedAddress,
+  ProgramDerivedAddressBump,
+  ReadonlyUint8Array,
 } from "@solana/kit";
 
-import { INSTRUCTIONS_SYSVAR_ADDRESS, SYSTEM_PROGRAM_ADDRESS } from "../constants.js";
+import type { DerivedAddress } from "../addresses.js";
 
 /** An instruction of the program: accounts in the order the program reads them, and its data. */
 export type AbasInstruction = Instruction &
   InstructionWithData<Uint8Array> &
   InstructionWithAccounts<readonly (AccountMeta | AccountSignerMeta)[]>;
 
-/** Signers are kept in their account metas so that `signTransactionMessageWithSigners` finds them. */
-export const writableSigner = (signer: TransactionSigner): AccountSignerMeta => ({
-  address: signer.address,
-  role: AccountRole.WRITABLE_SIGNER,
-  signer,
+/** A derived address as the generated builders take it: the address and the bump they encode. */
+export const asProgramDerivedAddress = ({ address, bump }: DerivedAddress): ProgramDerivedAddress =>
+  [address, bump as ProgramDerivedAddressBump] as const;
+
+/** A generated instruction as an `AbasInstruction` (its data a plain `Uint8Array`). */
+export const asAbasInstruction = (
+  instruction: Instruction &
+    InstructionWithData<ReadonlyUint8Array> &
+    InstructionWithAccounts<readonly (AccountMeta | AccountSignerMeta)[]>,
+): AbasInstruction => ({
+  programAddress: instruction.programAddress,
+  accounts: instruction.accounts,
+  data: Uint8Array.from(instruction.data),
 });
-
-export const readonlySigner = (signer: TransactionSigner): AccountSignerMeta => ({
-  address: signer.address,
-  role: AccountRole.READONLY_SIGNER,
-  signer,
-});
-
-export const writable = (address: Address): AccountMeta => ({ address, role: AccountRole.WRITABLE });
-
-export const readonly = (address: Address): AccountMeta => ({ address, role: AccountRole.READONLY });
-
-/**
- * The seven accounts of `attest` and `attest_batch`, in the order the program's shared loader
- * reads them: operator (pays), agent account, the record to create, credential, schema,
- * instructions sysvar, system program.
- */
-export function recordingAccountMetas(accounts: {
-  operator: TransactionSigner;
-  agentAccount: Address;
-  record: Address;
-  credential: Address;
-  schema: Address;
-}): (AccountMeta | AccountSignerMeta)[] {
-  return [
-    writableSigner(accounts.operator),
-    writable(accounts.agentAccount),
-    writable(accounts.record),
-    readonly(accounts.credential),
-    readonly(accounts.schema),
-    readonly(INSTRUCTIONS_SYSVAR_ADDRESS),
-    readonly(SYSTEM_PROGRAM_ADDRESS),
-  ];
-}

@@ -1,9 +1,10 @@
 import type { Address, ReadonlyUint8Array, TransactionSigner } from "@solana/kit";
 
 import { deriveAgentAddress, deriveBatchAddress, deriveIssuerAddresses } from "../addresses.js";
-import { ATTEST_BATCH_DATA_SIZE, HASH_SIZE, InstructionDiscriminator } from "../constants.js";
+import { HASH_SIZE } from "../constants.js";
+import { getAttestBatchInstruction, getAttestBatchInstructionDataEncoder } from "../generated/index.js";
 import { assertActionTypeMask, assertBatchItemCount, assertByteLength, assertU8 } from "../validation.js";
-import { recordingAccountMetas, type AbasInstruction } from "./account-metas.js";
+import { asAbasInstruction, asProgramDerivedAddress, type AbasInstruction } from "./account-metas.js";
 
 export type AttestBatchInstructionDataInput = Readonly<{
   itemCount: number;
@@ -23,10 +24,9 @@ export function encodeAttestBatchInstructionData({
   assertU8(actionTypes, "actionTypes");
   assertU8(batchBump, "batchBump");
   assertByteLength(merkleRoot, HASH_SIZE, "merkleRoot");
-  const data = new Uint8Array(ATTEST_BATCH_DATA_SIZE);
-  data.set([InstructionDiscriminator.AttestBatch, itemCount, actionTypes, batchBump]);
-  data.set(merkleRoot, 4);
-  return data;
+  return Uint8Array.from(
+    getAttestBatchInstructionDataEncoder().encode({ itemCount, actionTypes, batchBump, merkleRoot }),
+  );
 }
 
 export type AttestBatchInstructionInput = Readonly<{
@@ -61,15 +61,20 @@ export async function buildAttestBatchInstruction({
     deriveAgentAddress(programId, agent),
     deriveBatchAddress(programId, agent, merkleRoot),
   ]);
-  return {
-    programAddress: programId,
-    accounts: recordingAccountMetas({
-      operator,
-      agentAccount: agentAccount.address,
-      record: batch.address,
-      credential: issuer.credential.address,
-      schema: issuer.batchSchema.address,
-    }),
-    data: encodeAttestBatchInstructionData({ itemCount, actionTypes, batchBump: batch.bump, merkleRoot }),
-  };
+  return asAbasInstruction(
+    getAttestBatchInstruction(
+      {
+        operator,
+        agent,
+        agentAccount: agentAccount.address,
+        batch: asProgramDerivedAddress(batch),
+        credential: issuer.credential.address,
+        batchSchema: issuer.batchSchema.address,
+        itemCount,
+        actionTypes,
+        merkleRoot,
+      },
+      { programAddress: programId },
+    ),
+  );
 }

@@ -2,9 +2,10 @@ import type { Address, ReadonlyUint8Array, TransactionSigner } from "@solana/kit
 
 import type { ActionType } from "../action-types.js";
 import { deriveAgentAddress, deriveAttestationAddress, deriveIssuerAddresses } from "../addresses.js";
-import { ATTEST_DATA_SIZE, HASH_SIZE, InstructionDiscriminator } from "../constants.js";
+import { HASH_SIZE } from "../constants.js";
+import { getAttestInstruction, getAttestInstructionDataEncoder } from "../generated/index.js";
 import { assertActionType, assertByteLength, assertPrivacyMode, assertU8 } from "../validation.js";
-import { recordingAccountMetas, type AbasInstruction } from "./account-metas.js";
+import { asAbasInstruction, asProgramDerivedAddress, type AbasInstruction } from "./account-metas.js";
 
 export type AttestInstructionDataInput = Readonly<{
   actionType: number;
@@ -26,10 +27,14 @@ export function encodeAttestInstructionData({
   assertU8(privacyFlag, "privacyMode");
   assertU8(attestationBump, "attestationBump");
   assertByteLength(storedHash, HASH_SIZE, "storedHash");
-  const data = new Uint8Array(ATTEST_DATA_SIZE);
-  data.set([InstructionDiscriminator.Attest, actionType, privacyFlag, attestationBump]);
-  data.set(storedHash, 4);
-  return data;
+  return Uint8Array.from(
+    getAttestInstructionDataEncoder().encode({
+      actionType,
+      privacyMode: privacyFlag,
+      attestationBump,
+      storedHash,
+    }),
+  );
 }
 
 export type AttestInstructionInput = Readonly<{
@@ -64,20 +69,20 @@ export async function buildAttestInstruction({
     deriveAgentAddress(programId, agent),
     deriveAttestationAddress(programId, agent, storedHash),
   ]);
-  return {
-    programAddress: programId,
-    accounts: recordingAccountMetas({
-      operator,
-      agentAccount: agentAccount.address,
-      record: attestation.address,
-      credential: issuer.credential.address,
-      schema: issuer.attestationSchema.address,
-    }),
-    data: encodeAttestInstructionData({
-      actionType,
-      privacyMode,
-      attestationBump: attestation.bump,
-      storedHash,
-    }),
-  };
+  return asAbasInstruction(
+    getAttestInstruction(
+      {
+        operator,
+        agent,
+        agentAccount: agentAccount.address,
+        attestation: asProgramDerivedAddress(attestation),
+        credential: issuer.credential.address,
+        attestationSchema: issuer.attestationSchema.address,
+        actionType,
+        privacyMode: Number(privacyMode),
+        storedHash,
+      },
+      { programAddress: programId },
+    ),
+  );
 }

@@ -1,9 +1,9 @@
 import type { Address, TransactionSigner } from "@solana/kit";
 
 import { deriveIssuerAddresses, deriveProgramDataAddress } from "../addresses.js";
-import { InstructionDiscriminator, SYSTEM_PROGRAM_ADDRESS } from "../constants.js";
+import { getInitializeInstruction, getInitializeInstructionDataEncoder } from "../generated/index.js";
 import { assertU8 } from "../validation.js";
-import { readonly, writable, writableSigner, type AbasInstruction } from "./account-metas.js";
+import { asAbasInstruction, asProgramDerivedAddress, type AbasInstruction } from "./account-metas.js";
 
 export type InitializeInstructionDataInput = Readonly<{
   credentialBump: number;
@@ -23,12 +23,13 @@ export function encodeInitializeInstructionData({
   assertU8(attestationSchemaBump, "attestationSchemaBump");
   assertU8(batchSchemaBump, "batchSchemaBump");
   assertU8(programDataBump, "programDataBump");
-  return Uint8Array.of(
-    InstructionDiscriminator.Initialize,
-    credentialBump,
-    attestationSchemaBump,
-    batchSchemaBump,
-    programDataBump,
+  return Uint8Array.from(
+    getInitializeInstructionDataEncoder().encode({
+      credentialBump,
+      attestationSchemaBump,
+      batchSchemaBump,
+      programDataBump,
+    }),
   );
 }
 
@@ -47,21 +48,16 @@ export async function buildInitializeInstruction({
     deriveIssuerAddresses(programId),
     deriveProgramDataAddress(programId),
   ]);
-  return {
-    programAddress: programId,
-    accounts: [
-      writableSigner(authority),
-      writable(credential.address),
-      writable(attestationSchema.address),
-      writable(batchSchema.address),
-      readonly(programData.address),
-      readonly(SYSTEM_PROGRAM_ADDRESS),
-    ],
-    data: encodeInitializeInstructionData({
-      credentialBump: credential.bump,
-      attestationSchemaBump: attestationSchema.bump,
-      batchSchemaBump: batchSchema.bump,
-      programDataBump: programData.bump,
-    }),
-  };
+  return asAbasInstruction(
+    getInitializeInstruction(
+      {
+        authority,
+        credential: asProgramDerivedAddress(credential),
+        attestationSchema: asProgramDerivedAddress(attestationSchema),
+        batchSchema: asProgramDerivedAddress(batchSchema),
+        programData: asProgramDerivedAddress(programData),
+      },
+      { programAddress: programId },
+    ),
+  );
 }

@@ -2,22 +2,22 @@ import { ABAS_SDK__INVALID_LEAF_COUNT, ABAS_SDK__INVALID_LEAF_START_INDEX, AbasE
 import type { Address, ReadonlyUint8Array, TransactionSigner } from "@solana/kit";
 
 import { deriveBatchAddress, deriveIssuerAddresses } from "../addresses.js";
+import { HASH_SIZE, MAX_BATCH_ITEMS } from "../constants.js";
 import {
-  HASH_SIZE,
-  InstructionDiscriminator,
-  LEAF_DATA_SIZE,
-  MAX_BATCH_ITEMS,
-  PUBLISH_BATCH_LEAVES_HEADER_SIZE,
-} from "../constants.js";
+  getPublishBatchLeavesInstruction,
+  getPublishBatchLeavesInstructionDataDecoder,
+  getPublishBatchLeavesInstructionDataEncoder,
+  PUBLISH_BATCH_LEAVES_DISCRIMINATOR,
+} from "../generated/index.js";
 import {
   assertValidLeafData,
-  decodeLeafData,
-  writeRawLeafData,
+  rawLeafDataArgs,
+  toLeafData,
   type LeafData,
   type RawLeafData,
 } from "../leaf-data.js";
 import { assertByteLength, assertU8 } from "../validation.js";
-import { readonly, writable, writableSigner, type AbasInstruction } from "./account-metas.js";
+import { asAbasInstruction, type AbasInstruction } from "./account-metas.js";
 
 export type PublishBatchLeavesInstructionDataInput = Readonly<{
   startIndex: number;
@@ -32,12 +32,9 @@ export function encodePublishBatchLeavesInstructionData({
 }: PublishBatchLeavesInstructionDataInput): Uint8Array {
   assertU8(startIndex, "startIndex");
   assertU8(leaves.length, "leaves.length");
-  const data = new Uint8Array(PUBLISH_BATCH_LEAVES_HEADER_SIZE + LEAF_DATA_SIZE * leaves.length);
-  data.set([InstructionDiscriminator.PublishBatchLeaves, startIndex, leaves.length]);
-  leaves.forEach((leaf, i) =>
-    writeRawLeafData(data, PUBLISH_BATCH_LEAVES_HEADER_SIZE + LEAF_DATA_SIZE * i, leaf),
+  return Uint8Array.from(
+    getPublishBatchLeavesInstructionDataEncoder().encode({ startIndex, leaves: leaves.map(rawLeafDataArgs) }),
   );
-  return data;
 }
 
 export type PublishBatchLeavesInstructionInput = Readonly<{
@@ -88,11 +85,20 @@ export async function buildPublishBatchLeavesInstruction({
     deriveIssuerAddresses(programId),
     deriveBatchAddress(programId, agent, merkleRoot),
   ]);
-  return {
-    programAddress: programId,
-    accounts: [writableSigner(operator), writable(batch.address), readonly(issuer.batchSchema.address)],
-    data: encodePublishBatchLeavesInstructionData({ startIndex, leaves }),
-  };
+  return asAbasInstruction(
+    getPublishBatchLeavesInstruction(
+      {
+        operator,
+        agent,
+        merkleRoot,
+        batch: batch.address,
+        batchSchema: issuer.batchSchema.address,
+        startIndex,
+        leaves: leaves.map(rawLeafDataArgs),
+      },
+      { programAddress: programId },
+    ),
+  );
 }
 
 export type PublishBatchLeavesInstructionData = Readonly<{ startIndex: number; leaves: LeafData[] }>;
@@ -104,21 +110,17 @@ export type PublishBatchLeavesInstructionData = Readonly<{ startIndex: number; l
 export function decodePublishBatchLeavesInstructionData(
   data: Uint8Array,
 ): PublishBatchLeavesInstructionData | undefined {
-  const [discriminator, startIndex, leafCount] = data;
-  if (
-    discriminator !== InstructionDiscriminator.PublishBatchLeaves ||
-    startIndex === undefined ||
-    leafCount === undefined ||
-    leafCount === 0 ||
-    data.length !== PUBLISH_BATCH_LEAVES_HEADER_SIZE + LEAF_DATA_SIZE * leafCount
-  ) {
+  if (data[0] !== PUBLISH_BATCH_LEAVES_DISCRIMINATOR) return undefined;
+  let decoded;
+  try {
+    const [value, end] = getPublishBatchLeavesInstructionDataDecoder().read(data, 0);
+    if (end !== data.length) return undefined;
+    decoded = value;
+  } catch {
     return undefined;
   }
-  const leaves: LeafData[] = [];
-  for (let i = 0; i < leafCount; i++) {
-    const leaf = decodeLeafData(data.subarray(PUBLISH_BATCH_LEAVES_HEADER_SIZE + LEAF_DATA_SIZE * i));
-    if (leaf === undefined) return undefined;
-    leaves.push(leaf);
-  }
-  return { startIndex, leaves };
+  if (decoded.leaves.length === 0) return undefined;
+  const leaves = decoded.leaves.map(toLeafData);
+  if (leaves.some((leaf) => leaf === undefined)) return undefined;
+  return { startIndex: decoded.startIndex, leaves: leaves as LeafData[] };
 }

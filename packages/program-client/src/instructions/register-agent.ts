@@ -1,9 +1,9 @@
 import type { Address, TransactionSigner } from "@solana/kit";
 
 import { deriveAgentAddress } from "../addresses.js";
-import { InstructionDiscriminator, SYSTEM_PROGRAM_ADDRESS } from "../constants.js";
+import { getRegisterAgentInstruction, getRegisterAgentInstructionDataEncoder } from "../generated/index.js";
 import { assertActionTypeMask, assertU8 } from "../validation.js";
-import { readonly, readonlySigner, writable, writableSigner, type AbasInstruction } from "./account-metas.js";
+import { asAbasInstruction, asProgramDerivedAddress, type AbasInstruction } from "./account-metas.js";
 
 export type RegisterAgentInstructionDataInput = Readonly<{ agentBump: number; allowedActionTypes: number }>;
 
@@ -14,7 +14,9 @@ export function encodeRegisterAgentInstructionData({
 }: RegisterAgentInstructionDataInput): Uint8Array {
   assertU8(agentBump, "agentBump");
   assertU8(allowedActionTypes, "allowedActionTypes");
-  return Uint8Array.of(InstructionDiscriminator.RegisterAgent, agentBump, allowedActionTypes);
+  return Uint8Array.from(
+    getRegisterAgentInstructionDataEncoder().encode({ agentAccountBump: agentBump, allowedActionTypes }),
+  );
 }
 
 export type RegisterAgentInstructionInput = Readonly<{
@@ -35,14 +37,10 @@ export async function buildRegisterAgentInstruction({
 }: RegisterAgentInstructionInput): Promise<AbasInstruction> {
   assertActionTypeMask(allowedActionTypes);
   const agentAccount = await deriveAgentAddress(programId, agent.address);
-  return {
-    programAddress: programId,
-    accounts: [
-      writableSigner(operator),
-      readonlySigner(agent),
-      writable(agentAccount.address),
-      readonly(SYSTEM_PROGRAM_ADDRESS),
-    ],
-    data: encodeRegisterAgentInstructionData({ agentBump: agentAccount.bump, allowedActionTypes }),
-  };
+  return asAbasInstruction(
+    getRegisterAgentInstruction(
+      { operator, agent, agentAccount: asProgramDerivedAddress(agentAccount), allowedActionTypes },
+      { programAddress: programId },
+    ),
+  );
 }

@@ -2,9 +2,9 @@ import type { Address, TransactionSigner } from "@solana/kit";
 
 import { deriveAgentAddress } from "../addresses.js";
 import type { AgentStatus } from "../agent-status.js";
-import { InstructionDiscriminator } from "../constants.js";
+import { getUpdateAgentInstruction, getUpdateAgentInstructionDataEncoder } from "../generated/index.js";
 import { assertActionTypeMask, assertAgentStatus, assertU8 } from "../validation.js";
-import { readonlySigner, writable, type AbasInstruction } from "./account-metas.js";
+import { asAbasInstruction, type AbasInstruction } from "./account-metas.js";
 
 export type UpdateAgentInstructionDataInput = Readonly<{ status: number; allowedActionTypes: number }>;
 
@@ -15,7 +15,7 @@ export function encodeUpdateAgentInstructionData({
 }: UpdateAgentInstructionDataInput): Uint8Array {
   assertU8(status, "status");
   assertU8(allowedActionTypes, "allowedActionTypes");
-  return Uint8Array.of(InstructionDiscriminator.UpdateAgent, status, allowedActionTypes);
+  return Uint8Array.from(getUpdateAgentInstructionDataEncoder().encode({ status, allowedActionTypes }));
 }
 
 export type UpdateAgentInstructionInput = Readonly<{
@@ -38,9 +38,10 @@ export async function buildUpdateAgentInstruction({
   assertAgentStatus(status);
   assertActionTypeMask(allowedActionTypes);
   const agentAccount = await deriveAgentAddress(programId, agent);
-  return {
-    programAddress: programId,
-    accounts: [readonlySigner(operator), writable(agentAccount.address)],
-    data: encodeUpdateAgentInstructionData({ status, allowedActionTypes }),
-  };
+  return asAbasInstruction(
+    getUpdateAgentInstruction(
+      { operator, agentAccount: agentAccount.address, agent, status, allowedActionTypes },
+      { programAddress: programId },
+    ),
+  );
 }

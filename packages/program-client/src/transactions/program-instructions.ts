@@ -3,9 +3,13 @@
  * (another program's CPI into ours), in the order they ran, with their accounts resolved to
  * addresses (lookup-table addresses included) and their data decoded from base58.
  */
-import { address, getBase58Encoder, type Address } from "@solana/kit";
+import { AccountRole, address, getBase58Encoder, type Address } from "@solana/kit";
 
-import { InstructionDiscriminator } from "../constants.js";
+import {
+  AbasAttestationInstruction,
+  identifyAbasAttestationInstruction,
+  parseAbasAttestationInstruction,
+} from "../generated/index.js";
 
 export type ProgramInstructionName =
   | "initialize"
@@ -15,15 +19,6 @@ export type ProgramInstructionName =
   | "attest_batch"
   | "publish_batch_leaves"
   | "unknown";
-
-const INSTRUCTION_NAMES: Readonly<Record<number, ProgramInstructionName>> = {
-  [InstructionDiscriminator.Initialize]: "initialize",
-  [InstructionDiscriminator.RegisterAgent]: "register_agent",
-  [InstructionDiscriminator.UpdateAgent]: "update_agent",
-  [InstructionDiscriminator.Attest]: "attest",
-  [InstructionDiscriminator.AttestBatch]: "attest_batch",
-  [InstructionDiscriminator.PublishBatchLeaves]: "publish_batch_leaves",
-};
 
 export type ProgramInstruction = Readonly<{
   /**
@@ -35,6 +30,11 @@ export type ProgramInstruction = Readonly<{
   inner: boolean;
   name: ProgramInstructionName;
   accounts: readonly Address[];
+  /**
+   * The accounts by their IDL name (`agentAccount`, `attestation`, `batch`, ...), read by the
+   * generated parser; empty when the accounts or data do not parse as the instruction's.
+   */
+  namedAccounts: Readonly<Record<string, Address>>;
   data: Uint8Array;
 }>;
 
@@ -70,10 +70,36 @@ function resolveAccountKeys(response: TransactionJsonResponse): Address[] {
   ].map((key) => address(key));
 }
 
-/** The name of an instruction of the program, from the first byte of its data. */
+/** `PublishBatchLeaves` -> `publish_batch_leaves` */
+const snakeCase = (name: string): string => name.replace(/(?<!^)([A-Z])/g, "_$1").toLowerCase();
+
+/** The name of an instruction of the program, from its discriminator (the generated identifier). */
 export function getProgramInstructionName(data: Uint8Array): ProgramInstructionName {
-  const discriminator = data[0];
-  return (discriminator !== undefined && INSTRUCTION_NAMES[discriminator]) || "unknown";
+  try {
+    return snakeCase(
+      AbasAttestationInstruction[identifyAbasAttestationInstruction(data)],
+    ) as ProgramInstructionName;
+  } catch {
+    return "unknown";
+  }
+}
+
+/** The instruction's accounts by their IDL names, or none when it does not parse as its instruction. */
+function nameAccounts(
+  programId: Address,
+  accounts: readonly Address[],
+  data: Uint8Array,
+): Record<string, Address> {
+  try {
+    const parsed = parseAbasAttestationInstruction({
+      programAddress: programId,
+      accounts: accounts.map((account) => ({ address: account, role: AccountRole.READONLY })),
+      data,
+    });
+    return Object.fromEntries(Object.entries(parsed.accounts).map(([name, meta]) => [name, meta.address]));
+  } catch {
+    return {};
+  }
 }
 
 /** Every instruction of `programId` in the transaction, in execution order. */
@@ -97,11 +123,13 @@ export function decodeProgramInstructions(
   const take = (instruction: CompiledInstruction, index: number, isInner: boolean) => {
     if (keyAt(instruction.programIdIndex) !== programId) return;
     const data = Uint8Array.from(base58.encode(instruction.data));
+    const accounts = instruction.accounts.map(keyAt);
     decoded.push({
       index,
       inner: isInner,
       name: getProgramInstructionName(data),
-      accounts: instruction.accounts.map(keyAt),
+      accounts,
+      namedAccounts: nameAccounts(programId, accounts, data),
       data,
     });
   };

@@ -19,20 +19,6 @@ import {
   isActionTypeAllowed,
 } from "../action-types.js";
 import { AgentStatus, getAgentStatusFromName, getAgentStatusName, isAgentStatus } from "../agent-status.js";
-import {
-  AccountDiscriminator,
-  ATTESTATION_ACCOUNT_SIZE,
-  ATTESTATION_DATA_SIZE,
-  ATTESTATION_ENVELOPE_SIZE,
-  BATCH_COMPLETE_ACCOUNT_SIZE,
-  BATCH_PENDING_ACCOUNT_SIZE,
-  MERKLE_FRONTIER_SIZE,
-  InstructionDiscriminator,
-  INSTRUCTIONS_SYSVAR_ADDRESS,
-  LEAF_DATA_SIZE,
-  MAX_BATCH_ITEMS,
-  SYSTEM_PROGRAM_ADDRESS,
-} from "../constants.js";
 import { assertThrowsAbasError } from "./assert-abas-error.js";
 
 describe("action types", () => {
@@ -75,28 +61,5 @@ describe("agent statuses", () => {
     assert.equal(isAgentStatus(2), true);
     assert.equal(isAgentStatus(3), false);
     assertThrowsAbasError(() => getAgentStatusName(3 as AgentStatus), ABAS_SDK__INVALID_AGENT_STATUS);
-  });
-});
-
-describe("layout constants", () => {
-  it("match the documented discriminators", () => {
-    assert.deepEqual(AccountDiscriminator, { Credential: 0, Schema: 1, Attestation: 2, Agent: 16 });
-    assert.deepEqual(Object.values(InstructionDiscriminator), [0, 1, 2, 3, 4, 5]);
-  });
-
-  it("match the documented sizes: 331 for a single attestation, 560 for a pending batch and 336 once complete", () => {
-    assert.equal(LEAF_DATA_SIZE, 34);
-    assert.equal(MAX_BATCH_ITEMS, 100);
-    assert.equal(ATTESTATION_DATA_SIZE, 158);
-    assert.equal(ATTESTATION_ENVELOPE_SIZE + ATTESTATION_DATA_SIZE, ATTESTATION_ACCOUNT_SIZE);
-    assert.equal(ATTESTATION_ACCOUNT_SIZE, 331);
-    assert.equal(MERKLE_FRONTIER_SIZE, 7 * 32);
-    assert.equal(BATCH_PENDING_ACCOUNT_SIZE, 560);
-    assert.equal(BATCH_COMPLETE_ACCOUNT_SIZE, 336);
-  });
-
-  it("name the well-known programs and sysvar", () => {
-    assert.equal(INSTRUCTIONS_SYSVAR_ADDRESS, "Sysvar1nstructions1111111111111111111111111");
-    assert.equal(SYSTEM_PROGRAM_ADDRESS, "11111111111111111111111111111111");
   });
 });
