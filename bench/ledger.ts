@@ -76,6 +76,8 @@ export interface LedgerResults {
     readonly acceptedPerSecond: number;
     readonly confirmedPerSecond: number;
     readonly seconds: number;
+    /** The same clients calling getHealth, one call after the other: what HTTP and kit allow here. */
+    readonly getHealthPerSecond: number;
   };
   readonly inProcess: { readonly runtime: string; readonly transactions: number; readonly perSecond: number };
   /** RPC confirmed/s divided by litesvm in process/s. */
@@ -218,6 +220,18 @@ async function runClient(
   await confirmAll(rpc, sent);
 }
 
+/** The ceiling of one request at a time per client, with no work behind it. */
+async function measureGetHealth(clients: readonly Rpc<SolanaRpcApi>[]): Promise<number> {
+  const calls = Math.ceil(TRANSACTIONS / clients.length);
+  const started = performance.now();
+  await Promise.all(
+    clients.map(async (rpc) => {
+      for (let i = 0; i < calls; i += 1) await rpc.getHealth().send();
+    }),
+  );
+  return round((calls * clients.length) / ((performance.now() - started) / 1000));
+}
+
 async function measureRpc(): Promise<LedgerResults["rpc"]> {
   const dataDir = mkdtempSync(join(tmpdir(), "abas-bench-ledger-"));
   const ledger = await spawnLedgerProcess({ dataDir, slotMs: SLOT_MS });
@@ -264,6 +278,7 @@ async function measureRpc(): Promise<LedgerResults["rpc"]> {
       ),
     );
     const seconds = (performance.now() - started) / 1000;
+    const getHealthPerSecond = await measureGetHealth(clients);
     return {
       process: `@abas/ledger (separate process, ${SLOT_MS} ms slots, LOG_LEVEL=warn)`,
       clients: CLIENTS,
@@ -271,6 +286,7 @@ async function measureRpc(): Promise<LedgerResults["rpc"]> {
       acceptedPerSecond: round(accepted / ((lastAcceptedAt - started) / 1000)),
       confirmedPerSecond: round(accepted / seconds),
       seconds: round(seconds, 2),
+      getHealthPerSecond,
     };
   } finally {
     await ledger.stop();
@@ -286,6 +302,7 @@ export async function measureLedger(): Promise<LedgerResults> {
   );
   const rpc = await measureRpc();
   log(`  over JSON-RPC: ${rpc.acceptedPerSecond} accepted/s, ${rpc.confirmedPerSecond} confirmed/s`);
+  log(`  getHealth from the same clients: ${rpc.getHealthPerSecond}/s`);
   const inProcess = await measureInProcess();
   log(`  litesvm in process: ${inProcess.perSecond}/s`);
   const ratio = round(rpc.confirmedPerSecond / inProcess.perSecond, 3);
