@@ -8,14 +8,24 @@
  *   `confirmed` or `finalized` without error. Accepted/s runs to the last `sendTransaction`
  *   answer, confirmed/s to the last confirmation;
  * - in process: the same kind of transactions (Ed25519 precompile + attest, one operator paying,
- *   16 agents) sent one after the other to a `LiteSVM` through its own `sendTransaction`.
+ *   16 agents) sent one after the other to a `LiteSVM` through its own `sendTransaction`, half
+ *   before the JSON-RPC pass and half after it.
  *
  * Signing happens before the clock starts on both sides. Writes bench/results/ledger.json.
  *
  *   npm run bench:ledger      (BENCH_LEDGER_TRANSACTIONS to change the count per side)
  */
 import { randomBytes } from "node:crypto";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  fdatasyncSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -80,6 +90,8 @@ export interface LedgerResults {
     readonly getHealthPerSecond: number;
   };
   readonly inProcess: { readonly runtime: string; readonly transactions: number; readonly perSecond: number };
+  /** One append of a record's size plus fdatasync, on the disk the ledger writes to: the floor of a confirmation. */
+  readonly fdatasync: { readonly samples: number; readonly p50Ms: number; readonly p99Ms: number };
   /** RPC confirmed/s divided by litesvm in process/s. */
   readonly ratio: number;
 }
@@ -155,23 +167,27 @@ async function signedAttests(
   return transactions;
 }
 
-async function measureInProcess(): Promise<LedgerResults["inProcess"]> {
+/**
+ * litesvm in process, with every transaction signed beforehand; `send(count)` times the next
+ * `count` of them. Run in two halves, before and after the JSON-RPC pass, so that both sides of
+ * the ratio see the same (shared, noisy) machine.
+ */
+async function prepareInProcess(): Promise<{ send: (count: number) => number }> {
   const ledger = await createTestLedger();
   const operator = ledger.payer;
   const agents: KeyPairSigner[] = [];
   for (let i = 0; i < CLIENTS; i += 1) agents.push((await registerAgent(ledger, { operator })).agent);
   const lifetime = { blockhash: ledger.svm.latestBlockhash() as Blockhash, lastValidBlockHeight: 0n };
   const transactions = await signedAttests(ledger.programId, operator, agents, lifetime, TRANSACTIONS);
-  const started = performance.now();
-  for (const transaction of transactions) {
-    const result = ledger.svm.sendTransaction(transaction);
-    if (result instanceof FailedTransactionMetadata) throw new Error(`in process: ${result.toString()}`);
-  }
-  const seconds = (performance.now() - started) / 1000;
   return {
-    runtime: "litesvm 1.5.0 (in process)",
-    transactions: TRANSACTIONS,
-    perSecond: round(TRANSACTIONS / seconds),
+    send: (count) => {
+      const started = performance.now();
+      for (const transaction of transactions.splice(0, count)) {
+        const result = ledger.svm.sendTransaction(transaction);
+        if (result instanceof FailedTransactionMetadata) throw new Error(`in process: ${result.toString()}`);
+      }
+      return (performance.now() - started) / 1000;
+    },
   };
 }
 
@@ -218,6 +234,32 @@ async function runClient(
     }
   }
   await confirmAll(rpc, sent);
+}
+
+const FDATASYNC_SAMPLES = 200;
+/** About the size of an attest transaction's log record. */
+const RECORD_BYTES = 1500;
+
+function measureFdatasync(): LedgerResults["fdatasync"] {
+  const dir = mkdtempSync(join(tmpdir(), "abas-bench-fdatasync-"));
+  const fd = openSync(join(dir, "probe.log"), "w");
+  const record = new Uint8Array(RECORD_BYTES).fill(7);
+  const times: number[] = [];
+  try {
+    for (let i = 0; i < FDATASYNC_SAMPLES; i += 1) {
+      const started = performance.now();
+      writeSync(fd, record);
+      fdatasyncSync(fd);
+      times.push(performance.now() - started);
+    }
+  } finally {
+    closeSync(fd);
+    rmSync(dir, { recursive: true, force: true });
+  }
+  times.sort((a, b) => a - b);
+  const at = (p: number): number =>
+    round(times[Math.min(times.length - 1, Math.ceil(p * times.length) - 1)]!, 2);
+  return { samples: FDATASYNC_SAMPLES, p50Ms: at(0.5), p99Ms: at(0.99) };
 }
 
 /** The ceiling of one request at a time per client, with no work behind it. */
@@ -300,11 +342,21 @@ export async function measureLedger(): Promise<LedgerResults> {
   log(
     `ledger: ${TRANSACTIONS} attest transactions over JSON-RPC from ${CLIENTS} clients (load ${loadAverageAtStart})`,
   );
+  const inProcessRun = await prepareInProcess();
+  const firstHalf = Math.floor(TRANSACTIONS / 2);
+  let inProcessSeconds = inProcessRun.send(firstHalf);
   const rpc = await measureRpc();
   log(`  over JSON-RPC: ${rpc.acceptedPerSecond} accepted/s, ${rpc.confirmedPerSecond} confirmed/s`);
   log(`  getHealth from the same clients: ${rpc.getHealthPerSecond}/s`);
-  const inProcess = await measureInProcess();
+  inProcessSeconds += inProcessRun.send(TRANSACTIONS - firstHalf);
+  const inProcess = {
+    runtime: "litesvm 1.5.0 (in process)",
+    transactions: TRANSACTIONS,
+    perSecond: round(TRANSACTIONS / inProcessSeconds),
+  };
   log(`  litesvm in process: ${inProcess.perSecond}/s`);
+  const fdatasync = measureFdatasync();
+  log(`  append + fdatasync: p50 ${fdatasync.p50Ms} ms, p99 ${fdatasync.p99Ms} ms`);
   const ratio = round(rpc.confirmedPerSecond / inProcess.perSecond, 3);
   log(`  ratio: ${ratio}`);
   return {
@@ -314,6 +366,7 @@ export async function measureLedger(): Promise<LedgerResults> {
     transaction: "Ed25519 precompile + attest (normal mode), one operator paying for 16 agents",
     rpc,
     inProcess,
+    fdatasync,
     ratio,
   };
 }

@@ -190,7 +190,7 @@ function renderLedger(ledger: LedgerResults): string[] {
       `${rpc.clients} clients in the benchmark's process, each its own \`@solana/kit\` RPC client, send ` +
       `${number(rpc.transactions)} transactions one after the other with \`sendTransaction\` and confirm them with ` +
       "`getSignatureStatuses` in groups of 16. In process: the same kind of transactions sent one after the other " +
-      `to litesvm's own \`sendTransaction\`, in the same run. Load average at the start: ${ledger.machine.loadAverageAtStart}.`,
+      `to litesvm's own \`sendTransaction\`, in the same run (half before the JSON-RPC pass, half after). Load average at the start: ${ledger.machine.loadAverageAtStart}.`,
     "",
     "| path | transactions | accepted/s | confirmed/s | command |",
     "| --- | ---: | ---: | ---: | --- |",
@@ -200,6 +200,15 @@ function renderLedger(ledger: LedgerResults): string[] {
     `| \`getHealth\` from the same ${rpc.clients} clients (no work behind it) | ${number(rpc.transactions)} | ${number(rpc.getHealthPerSecond)} | | \`${COMMANDS.ledger}\` |`,
     "",
     `Confirmed over JSON-RPC / litesvm in process: **${ledger.ratio}** (\`${COMMANDS.ledger}\`).`,
+    "",
+    `The floor: a transaction is confirmed only once the fdatasync covering its log record has returned ` +
+      `(one append of ${number(1500)} bytes plus fdatasync on this disk: p50 ${ledger.fdatasync.p50Ms} ms, ` +
+      `p99 ${ledger.fdatasync.p99Ms} ms over ${ledger.fdatasync.samples} samples, \`${COMMANDS.ledger}\`). ` +
+      "Transactions sent while one sync runs share the next one (group commit), so the disk costs one sync per " +
+      `batch rather than per transaction; but each of the ${rpc.clients} clients waits for its confirmation before ` +
+      `sending again, so at most ${rpc.clients} transactions share a sync, and throughput is at most ` +
+      `${rpc.clients} / (HTTP round trip + the batch's execution + one fdatasync). ` +
+      "The `getHealth` row is the first term alone, on the same machine in the same run.",
   ];
 }
 
