@@ -5,18 +5,9 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 
-import { getTransferSolInstruction } from "@solana-program/system";
 import {
-  appendTransactionMessageInstructions,
-  assertIsTransactionWithBlockhashLifetime,
-  createTransactionMessage,
   generateKeyPairSigner,
-  getSignatureFromTransaction,
-  pipe,
-  sendAndConfirmTransactionFactory,
-  setTransactionMessageFeePayerSigner,
-  setTransactionMessageLifetimeUsingBlockhash,
-  signTransactionMessageWithSigners,
+  type Base64EncodedWireTransaction,
   type KeyPairSigner,
   type Signature,
 } from "@solana/kit";
@@ -26,9 +17,11 @@ import {
   kitClients,
   LAMPORTS_PER_SOL,
   rpcCall,
+  sleep,
   startLedgerProcess,
   type LedgerUnderTest,
 } from "./support/ledger-under-test.js";
+import { latestBlockhash, signTransfer } from "./support/transactions.js";
 
 describe("blocks", () => {
   let ledger: LedgerUnderTest;
@@ -42,28 +35,17 @@ describe("blocks", () => {
     clients = kitClients(ledger);
     payer = await fundedSigner(clients);
     const recipient = await generateKeyPairSigner();
-    const { value: latest } = await clients.rpc.getLatestBlockhash().send();
-    const transaction = await signTransactionMessageWithSigners(
-      pipe(
-        createTransactionMessage({ version: 0 }),
-        (m) => setTransactionMessageFeePayerSigner(payer, m),
-        (m) => setTransactionMessageLifetimeUsingBlockhash(latest, m),
-        (m) =>
-          appendTransactionMessageInstructions(
-            [
-              getTransferSolInstruction({
-                source: payer,
-                destination: recipient.address,
-                amount: LAMPORTS_PER_SOL,
-              }),
-            ],
-            m,
-          ),
-      ),
+    const transfer = await signTransfer(
+      payer,
+      recipient.address,
+      LAMPORTS_PER_SOL,
+      await latestBlockhash(ledger.rpcUrl),
     );
-    assertIsTransactionWithBlockhashLifetime(transaction);
-    await sendAndConfirmTransactionFactory(clients)(transaction, { commitment: "confirmed" });
-    signature = getSignatureFromTransaction(transaction);
+    // The ledger answers sendTransaction once the transaction is on disk and indexed.
+    await clients.rpc
+      .sendTransaction(transfer.base64 as Base64EncodedWireTransaction, { encoding: "base64" })
+      .send();
+    signature = transfer.signature as Signature;
     const landed = await clients.rpc
       .getTransaction(signature, { encoding: "json", maxSupportedTransactionVersion: 0 })
       .send();
@@ -105,7 +87,8 @@ describe("blocks", () => {
   });
 
   test("getBlocks and getBlocksWithLimit list every slot up to the current one (none is skipped)", async () => {
-    // When blocks are listed from a few slots before the transfer
+    // When blocks are listed from a few slots before the transfer, once the slot after it has come
+    while ((await clients.rpc.getSlot().send()) <= slot + 1n) await sleep(50);
     const start = slot - 3n;
     const range = await clients.rpc.getBlocks(start, slot).send();
     const limited = await clients.rpc.getBlocksWithLimit(start, 5).send();
