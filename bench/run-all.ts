@@ -1,6 +1,7 @@
 /**
  * Every benchmark in one run: the program's compute units and lamports per attestation, the SDK's
- * hashAction throughput, the REST API at 1,000,000 attestations and the indexer. Writes
+ * hashAction throughput, the REST API at 1,000,000 attestations, the indexer and the local ledger
+ * over JSON-RPC. Writes
  * bench/results.json and renders docs/performance.md.
  *
  *   npm run bench
@@ -14,6 +15,7 @@ import { format, resolveConfig } from "prettier";
 import { measureApi, type ApiResults } from "./api.js";
 import { measureHashAction, type HashActionResults } from "./hash-action.js";
 import { measureIndexer, type IndexerResults } from "./indexer.js";
+import { measureLedger, type LedgerResults } from "./ledger.js";
 import { measureProgramCu, type ProgramCuResults } from "./program-cu.js";
 
 const RESULTS_FILE = fileURLToPath(new URL("./results.json", import.meta.url));
@@ -27,6 +29,7 @@ const COMMANDS = {
   hashAction: "npm run bench:hash",
   api: "npm run bench:api",
   indexer: "npm run bench:indexer",
+  ledger: "npm run bench:ledger",
 } as const;
 
 interface Results {
@@ -45,23 +48,25 @@ interface Results {
   readonly hashAction: HashActionResults;
   readonly api: ApiResults;
   readonly indexer: IndexerResults;
+  readonly ledger: LedgerResults;
 }
 
+const STEPS = 5;
 const runStarted = performance.now();
 const elapsed = (): string => `${((performance.now() - runStarted) / 1000).toFixed(0)} s`;
 
 async function step<T>(index: number, title: string, command: string, run: () => Promise<T>): Promise<T> {
-  console.log(`\n[${index}/4] ${title} (${command}) — started at ${elapsed()}`);
+  console.log(`\n[${index}/${STEPS}] ${title} (${command}) — started at ${elapsed()}`);
   const started = performance.now();
   const result = await run();
-  console.log(`[${index}/4] ${title}: done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  console.log(`[${index}/${STEPS}] ${title}: done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   return result;
 }
 
 const number = (value: number): string => value.toLocaleString("en-US");
 
 function render(results: Results): string {
-  const { machine, programCu, hashAction, api, indexer } = results;
+  const { machine, programCu, hashAction, api, indexer, ledger } = results;
   const lines: string[] = [
     "# Performance",
     "",
@@ -172,8 +177,39 @@ function render(results: Results): string {
       );
     }
   }
-  lines.push("");
+  lines.push("", ...renderLedger(ledger), "");
   return lines.join("\n");
+}
+
+function renderLedger(ledger: LedgerResults): string[] {
+  const { rpc, inProcess } = ledger;
+  return [
+    "## Local ledger",
+    "",
+    `Attest transactions (${ledger.transaction}), signed before the clock starts. Over JSON-RPC: ${rpc.process}; ` +
+      `${rpc.clients} clients in the benchmark's process, each its own \`@solana/kit\` RPC client, send ` +
+      `${number(rpc.transactions)} transactions one after the other with \`sendTransaction\` and confirm them with ` +
+      "`getSignatureStatuses` in groups of 16. In process: the same kind of transactions sent one after the other " +
+      `to litesvm's own \`sendTransaction\`, in the same run (half before the JSON-RPC pass, half after). Load average at the start: ${ledger.machine.loadAverageAtStart}.`,
+    "",
+    "| path | transactions | accepted/s | confirmed/s | command |",
+    "| --- | ---: | ---: | ---: | --- |",
+    `| JSON-RPC, ${rpc.clients} clients | ${number(rpc.transactions)} | ${number(rpc.acceptedPerSecond)} | ${number(rpc.confirmedPerSecond)} | \`${COMMANDS.ledger}\` |`,
+    `| ${inProcess.runtime} | ${number(inProcess.transactions)} | ${number(inProcess.perSecond)} | ${number(inProcess.perSecond)} | \`${COMMANDS.ledger}\` |`,
+    "",
+    `| \`getHealth\` from the same ${rpc.clients} clients (no work behind it) | ${number(rpc.transactions)} | ${number(rpc.getHealthPerSecond)} | | \`${COMMANDS.ledger}\` |`,
+    "",
+    `Confirmed over JSON-RPC / litesvm in process: **${ledger.ratio}** (\`${COMMANDS.ledger}\`).`,
+    "",
+    `The floor: a transaction is confirmed only once the fdatasync covering its log record has returned ` +
+      `(one append of ${number(1500)} bytes plus fdatasync on this disk: p50 ${ledger.fdatasync.p50Ms} ms, ` +
+      `p99 ${ledger.fdatasync.p99Ms} ms over ${ledger.fdatasync.samples} samples, \`${COMMANDS.ledger}\`). ` +
+      "Transactions sent while one sync runs share the next one (group commit), so the disk costs one sync per " +
+      `batch rather than per transaction; but each of the ${rpc.clients} clients waits for its confirmation before ` +
+      `sending again, so at most ${rpc.clients} transactions share a sync, and throughput is at most ` +
+      `${rpc.clients} / (HTTP round trip + the batch's execution + one fdatasync). ` +
+      "The `getHealth` row is the first term alone, on the same machine in the same run.",
+  ];
 }
 
 async function main(): Promise<void> {
@@ -183,6 +219,7 @@ async function main(): Promise<void> {
   const hashAction = await step(2, "SDK hashAction", COMMANDS.hashAction, measureHashAction);
   const api = await step(3, "REST API at 1,000,000 attestations", COMMANDS.api, () => measureApi(API_SIZES));
   const indexer = await step(4, "indexer", COMMANDS.indexer, measureIndexer);
+  const ledger = await step(5, "local ledger over JSON-RPC", COMMANDS.ledger, measureLedger);
   const cpu = cpus();
   const results: Results = {
     command: COMMANDS.all,
@@ -200,6 +237,7 @@ async function main(): Promise<void> {
     hashAction,
     api,
     indexer,
+    ledger,
   };
   writeFileSync(RESULTS_FILE, `${JSON.stringify(results, null, 2)}\n`);
   mkdirSync(fileURLToPath(new URL("../docs/", import.meta.url)), { recursive: true });

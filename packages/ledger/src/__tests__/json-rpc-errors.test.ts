@@ -123,6 +123,9 @@ describe("JSON-RPC errors", () => {
       [await buildInitializeInstruction({ programId: ledger.programId, authority: payer })],
       await latestBlockhash(ledger.rpcUrl),
     );
+    const balance = async () =>
+      ((await rpcCall(ledger.rpcUrl, "getBalance", [payer.address])).result as { value: number }).value;
+    const balanceBefore = await balance();
     // When it is sent with preflight
     const reply = await sendBase64(ledger.rpcUrl, transaction);
     // Then the program's error (NotUpgradeAuthority = 1112 = 0x458) comes back as a simulation failure
@@ -153,6 +156,8 @@ describe("JSON-RPC errors", () => {
       ).value[0],
       null,
     );
+    // And the refused transaction cost nothing, even though it was executed once to find the error
+    assert.equal(await balance(), balanceBefore);
   });
 
   test("with skipPreflight a failing transaction lands with its error and pays its fee", async () => {

@@ -27,7 +27,7 @@ async function airdrops(
   const done = [];
   for (let i = 0; i < count; i += 1) {
     const recipient = (await generateKeyPairSigner()).address;
-    const result = opened.ledger.requestAirdrop(recipient, 1_000_000_000n + BigInt(i));
+    const result = await opened.ledger.requestAirdrop(recipient, 1_000_000_000n + BigInt(i));
     assert.ok("signature" in result, JSON.stringify(result));
     done.push({ recipient, signature: result.signature });
   }

@@ -8,12 +8,13 @@
 import type { Address, EncodedAccount } from "@solana/kit";
 import { FailedTransactionMetadata, type LiteSVM, type TransactionMetadata } from "litesvm";
 
-import { toBase58, toBase64 } from "../encoding.js";
+import { fromBase58, toBase58, toBase64 } from "../encoding.js";
 import { resolveLoadedAddresses, type LoadedAddresses } from "../transactions/address-lookup-tables.js";
 import { calculateFee } from "../transactions/fees.js";
 import { toRpcTransactionError, type RpcTransactionError } from "../transactions/transaction-error.js";
 import type { InnerInstructions, ReturnData, TransactionMeta } from "../transactions/transaction-meta.js";
 import { toKitTransaction, type WireTransaction } from "../transactions/wire-transaction.js";
+import { nativeSvm, sendWireTransaction, setLamports } from "./native-svm.js";
 
 export interface ExecutionDetails {
   readonly err: RpcTransactionError | null;
@@ -90,21 +91,38 @@ function loadedAddressesOf(svm: LiteSVM, transaction: WireTransaction): LoadedAd
   });
 }
 
-export function executeTransaction(svm: LiteSVM, transaction: WireTransaction): Execution {
+/**
+ * Executes the transaction and commits its effects. `sigVerify: false` when the caller verified
+ * the signatures already. Balances are read by key bytes, without a base58 round trip per key.
+ */
+export function executeTransaction(
+  svm: LiteSVM,
+  transaction: WireTransaction,
+  options: { sigVerify: boolean } = { sigVerify: true },
+): Execution {
   const loadedAddresses = loadedAddressesOf(svm, transaction);
   const accountKeys = [
     ...transaction.staticAccountKeys,
     ...loadedAddresses.writable,
     ...loadedAddresses.readonly,
   ];
-  const balances = (): bigint[] => accountKeys.map((address) => svm.getBalance(address) ?? 0n);
+  const keyBytes = [
+    ...transaction.staticAccountKeyBytes,
+    ...[...loadedAddresses.writable, ...loadedAddresses.readonly].map(fromBase58),
+  ];
+  const native = nativeSvm(svm);
+  const balances = (): bigint[] => keyBytes.map((key) => native.getBalance(key) ?? 0n);
   const preBalances = balances();
   let details: ExecutionDetails;
-  try {
-    details = readDetails(svm.sendTransaction(toKitTransaction(transaction)));
-  } catch {
-    // litesvm's wrapper throws before executing when a signature is missing (all zeros).
+  if (options.sigVerify && transaction.signatures.some(isMissingSignature)) {
     details = { err: SIGNATURE_FAILURE, ...NOTHING_RAN };
+  } else {
+    svm.withSigverify(options.sigVerify);
+    try {
+      details = readDetails(sendWireTransaction(native, transaction.bytes, transaction.version === "legacy"));
+    } finally {
+      svm.withSigverify(true);
+    }
   }
   const postBalances = balances();
   // Every landed transaction pays a fee (at least one signature), so a failure that left the fee
@@ -122,6 +140,22 @@ export function executeTransaction(svm: LiteSVM, transaction: WireTransaction): 
     },
   };
 }
+
+/**
+ * Takes back what a failed execution committed: only the fee (a failed transaction changes its
+ * fee payer's balance and nothing else here, since durable nonces are not accepted). Preflight
+ * uses it to execute once instead of simulating first.
+ */
+export function revertFailedExecution(
+  svm: LiteSVM,
+  transaction: WireTransaction,
+  execution: Execution,
+): void {
+  if (!execution.landed || execution.meta.err === null) return;
+  setLamports(nativeSvm(svm), transaction.staticAccountKeyBytes[0]!, execution.meta.preBalances[0]!);
+}
+
+const isMissingSignature = (signature: Uint8Array): boolean => signature.every((byte) => byte === 0);
 
 export function simulateTransaction(
   svm: LiteSVM,

@@ -2,9 +2,10 @@
  * The ledger: the SVM, its clock, recent blockhashes, the transaction history and the event log,
  * behind the operations the RPC layer needs.
  *
- * Every state change happens synchronously inside one call (execute, append to the log, fsync,
- * index, notify), so no request can observe a transaction that is not yet on disk, and no two
- * transactions interleave.
+ * Sent transactions run in batches (group commit): each is executed and appended to the log, one
+ * fdatasync covers the batch, and only then is each indexed, announced and answered. So no request
+ * can observe a transaction that is not yet on disk (reads of account state wait for `settled()`),
+ * and no two transactions interleave.
  */
 import type { Address, EncodedAccount } from "@solana/kit";
 import type { LiteSVM } from "litesvm";
@@ -22,11 +23,13 @@ import { parseWireTransaction, type WireTransaction } from "../transactions/wire
 import { MAX_PROCESSING_AGE } from "./blockhash-window.js";
 import {
   executeTransaction,
+  revertFailedExecution,
   simulateTransaction,
   type Execution,
   type Simulation,
 } from "./execute-transaction.js";
 import type { Faucet } from "./faucet.js";
+import { GroupCommit, type BatchStep } from "./group-commit.js";
 import type { BlockClock, ClockAnchor } from "./ledger-time.js";
 import { Signal } from "./signal.js";
 import { SlotClock, type SlotInfo } from "./slot-clock.js";
@@ -48,11 +51,12 @@ export interface LandedTransaction {
   readonly accountKeys: readonly Address[];
 }
 
-/** Why the ledger refused a transaction before executing it, with what a validator reports. */
-export type PreflightResult =
-  | { readonly ok: true }
-  | { readonly ok: false; readonly reason: "signature" }
-  | { readonly ok: false; readonly reason: "simulation"; readonly simulation: Simulation };
+/** What became of a sent transaction; a refusal carries what a validator's preflight reports. */
+export type SendOutcome =
+  | { readonly kind: "landed"; readonly err: RpcTransactionError | null }
+  | { readonly kind: "dropped"; readonly err: RpcTransactionError }
+  | { readonly kind: "refused"; readonly reason: "signature" }
+  | { readonly kind: "refused"; readonly reason: "simulation"; readonly simulation: Simulation };
 
 export interface LedgerParts {
   readonly svm: LiteSVM;
@@ -85,6 +89,17 @@ const nothingRan = (err: RpcTransactionError): Simulation => ({
   postAccounts: new Map(),
 });
 
+/** A preflight failure as the simulation would have described it: the same single execution. */
+const simulationOf = (execution: Execution): Simulation => ({
+  err: execution.meta.err,
+  logMessages: execution.meta.logMessages,
+  computeUnitsConsumed: execution.meta.computeUnitsConsumed,
+  innerInstructions: execution.meta.innerInstructions,
+  returnData: execution.meta.returnData,
+  loadedAddresses: execution.meta.loadedAddresses,
+  postAccounts: new Map(),
+});
+
 export class Ledger {
   readonly genesis: GenesisInfo;
   readonly history: HistoryIndex;
@@ -99,8 +114,10 @@ export class Ledger {
   private readonly snapshotEvery: number;
   private readonly logger: Logger;
   private appliedClock: BlockClock | undefined;
+  private readonly commits: GroupCommit;
+  /** Signatures executed and appended, waiting for the sync that publishes them. */
+  private readonly unpublished = new Set<string>();
   private transactionsSinceSnapshot = 0;
-  private snapshotScheduled = false;
   private closed = false;
   private writeFailure: Error | undefined;
 
@@ -123,6 +140,12 @@ export class Ledger {
       onListenerError,
     );
     this.slotStarted = this.clock.slotStarted;
+    this.commits = new GroupCommit(this.log, {
+      onSyncFailure: (error) => this.refuseFurtherWrites(error),
+      betweenBatches: () => {
+        if (this.transactionsSinceSnapshot >= this.snapshotEvery && !this.closed) this.snapshot();
+      },
+    });
   }
 
   get programId(): Address {
@@ -199,21 +222,6 @@ export class Ledger {
     return verifyTransactionSignatures(transaction);
   }
 
-  /** The checks of sendTransaction's preflight: signatures, blockhash, duplicates, simulation. */
-  preflight(transaction: WireTransaction): PreflightResult {
-    if (!verifyTransactionSignatures(transaction)) return { ok: false, reason: "signature" };
-    this.currentSlot();
-    if (!this.clock.blockhashes.isValid(transaction.recentBlockhash)) {
-      return { ok: false, reason: "simulation", simulation: nothingRan("BlockhashNotFound") };
-    }
-    if (this.history.has(transaction.signature)) {
-      return { ok: false, reason: "simulation", simulation: nothingRan("AlreadyProcessed") };
-    }
-    // Signatures were verified above; the SVM need not verify them again.
-    const simulation = simulateTransaction(this.svm, transaction, { sigVerify: false });
-    return simulation.err === null ? { ok: true } : { ok: false, reason: "simulation", simulation };
-  }
-
   simulate(
     transaction: WireTransaction,
     options: { sigVerify: boolean; replaceRecentBlockhash: boolean },
@@ -225,44 +233,89 @@ export class Ledger {
     return simulateTransaction(this.svm, transaction, { sigVerify: options.sigVerify });
   }
 
-  /**
-   * Executes the transaction in the current slot. When it lands it is on disk, indexed and
-   * announced before this returns; otherwise (unknown or expired blockhash, already processed,
-   * fee not payable, bad signature) it is dropped, as a validator drops it.
-   */
-  submit(transaction: WireTransaction): { landed: boolean; err: RpcTransactionError | null } {
-    if (this.writeFailure !== undefined) throw new LedgerWriteError(this.writeFailure);
-    const slot = this.currentSlot();
-    if (!this.clock.blockhashes.isValid(transaction.recentBlockhash))
-      return this.dropped(transaction, "BlockhashNotFound");
-    if (this.history.has(transaction.signature)) return this.dropped(transaction, "AlreadyProcessed");
-    const clock = this.clock.blockClock(slot);
-    this.applyClock(clock);
-    const execution = executeTransaction(this.svm, transaction);
-    if (!execution.landed) return this.dropped(transaction, execution.meta.err ?? "SanitizeFailure");
-    const entry = this.record(transaction, clock, execution, true);
-    this.logger.debug("transaction landed", {
-      signature: entry.signature,
-      slot: entry.slot,
-      err: JSON.stringify(entry.err),
-    });
-    this.transactionLanded.emit({
-      signature: entry.signature,
-      slot: entry.slot,
-      err: entry.err,
-      logs: execution.meta.logMessages,
-      accountKeys: entry.accountKeys,
-    });
-    this.maybeSnapshot();
-    return { landed: true, err: entry.err };
+  /** Resolves once the SVM holds nothing that is not on disk yet (at once when it holds nothing). */
+  settled(): Promise<void> {
+    return this.commits.settled();
   }
 
-  private dropped(
-    transaction: WireTransaction,
-    err: RpcTransactionError,
-  ): { landed: false; err: RpcTransactionError } {
+  /**
+   * Sends a transaction as sendTransaction does. With `preflight`, one that would not succeed is
+   * refused and changes nothing; without, it lands as failed or is dropped (unknown or expired
+   * blockhash, already processed, fee not payable, bad signature), as a validator drops it. A
+   * landed transaction is on disk, indexed and announced before this resolves; transactions sent
+   * meanwhile share one fdatasync (group commit).
+   */
+  send(transaction: WireTransaction, options: { preflight: boolean }): Promise<SendOutcome> {
+    if (this.writeFailure !== undefined) return Promise.reject(new LedgerWriteError(this.writeFailure));
+    // Checked here, outside the batch, once: the SVM need not verify them again.
+    if (!verifyTransactionSignatures(transaction)) {
+      return Promise.resolve(
+        options.preflight
+          ? { kind: "refused", reason: "signature" }
+          : this.dropped(transaction, "SignatureFailure"),
+      );
+    }
+    return this.commits.submit(() => this.executeStep(transaction, options.preflight));
+  }
+
+  /** A transaction landed or waiting in the batch being synced. */
+  private isKnown(signature: string): boolean {
+    return this.history.has(signature) || this.unpublished.has(signature);
+  }
+
+  /** Executes once; a preflight failure is reverted rather than simulated first. */
+  private executeStep(transaction: WireTransaction, preflight: boolean): BatchStep<SendOutcome> {
+    if (this.writeFailure !== undefined) throw new LedgerWriteError(this.writeFailure);
+    const slot = this.currentSlot();
+    const unusable: RpcTransactionError | undefined = !this.clock.blockhashes.isValid(
+      transaction.recentBlockhash,
+    )
+      ? "BlockhashNotFound"
+      : this.isKnown(transaction.signature)
+        ? "AlreadyProcessed"
+        : undefined;
+    if (unusable !== undefined) {
+      return {
+        outcome: preflight
+          ? { kind: "refused", reason: "simulation", simulation: nothingRan(unusable) }
+          : this.dropped(transaction, unusable),
+      };
+    }
+    const clock = this.clock.blockClock(slot);
+    this.applyClock(clock);
+    const execution = executeTransaction(this.svm, transaction, { sigVerify: false });
+    if (preflight && execution.meta.err !== null) {
+      revertFailedExecution(this.svm, transaction, execution);
+      return { outcome: { kind: "refused", reason: "simulation", simulation: simulationOf(execution) } };
+    }
+    if (!execution.landed)
+      return { outcome: this.dropped(transaction, execution.meta.err ?? "SanitizeFailure") };
+    const entry = this.append(transaction, clock, execution);
+    this.unpublished.add(entry.signature);
+    return {
+      outcome: { kind: "landed", err: entry.err },
+      publish: () => {
+        this.unpublished.delete(entry.signature);
+        this.index(entry);
+        this.logger.debug("transaction landed", {
+          signature: entry.signature,
+          slot: entry.slot,
+          err: JSON.stringify(entry.err),
+        });
+        this.transactionLanded.emit({
+          signature: entry.signature,
+          slot: entry.slot,
+          err: entry.err,
+          logs: execution.meta.logMessages,
+          accountKeys: entry.accountKeys,
+        });
+      },
+    };
+  }
+
+  private dropped(transaction: WireTransaction, err: RpcTransactionError): SendOutcome {
     this.logger.debug("transaction dropped", { signature: transaction.signature, err: JSON.stringify(err) });
-    return { landed: false, err };
+    return { kind: "dropped", err };
   }
 
   /** Genesis: runs in a fixed slot, must succeed, and is made durable once at the end. */
@@ -276,7 +329,7 @@ export class Ledger {
         `genesis failed at "${description}": ${JSON.stringify(execution.meta.err)}\n${execution.meta.logMessages.join("\n")}`,
       );
     }
-    this.record(transaction, clock, execution, false);
+    this.index(this.append(transaction, clock, execution));
   }
 
   /**
@@ -295,37 +348,38 @@ export class Ledger {
       });
     }
     this.clock.reached(record.clock.slot);
-    this.history.add(
-      this.entryFor(transaction, record.clock, record.meta.err, execution.accountKeys, position),
-    );
-    this.transactionsSinceSnapshot += 1;
+    this.index(this.entryFor(transaction, record.clock, record.meta.err, execution.accountKeys, position));
   }
 
-  private record(
-    transaction: WireTransaction,
-    clock: BlockClock,
-    execution: Execution,
-    durable: boolean,
-  ): HistoryEntry {
+  /** Writes the record (not yet durable: the caller syncs) and returns its history entry. */
+  private append(transaction: WireTransaction, clock: BlockClock, execution: Execution): HistoryEntry {
     let position: LogPosition;
     try {
       position = this.log.append(
         encodeLogRecord({ kind: "transaction", clock, transaction: transaction.bytes, meta: execution.meta }),
-        { durable },
+        { durable: false },
       );
     } catch (error) {
-      // The SVM already applied a transaction the disk does not have: accepting more would build
-      // on state that a restart cannot reproduce.
-      this.writeFailure = error as Error;
-      this.logger.error("cannot write the event log; refusing further transactions", {
-        reason: this.writeFailure.message,
-      });
-      throw new LedgerWriteError(this.writeFailure);
+      throw this.refuseFurtherWrites(error as Error);
     }
-    const entry = this.entryFor(transaction, clock, execution.meta.err, execution.accountKeys, position);
+    return this.entryFor(transaction, clock, execution.meta.err, execution.accountKeys, position);
+  }
+
+  /**
+   * The SVM already applied transactions the disk may not have: accepting more would build on
+   * state that a restart cannot reproduce.
+   */
+  private refuseFurtherWrites(error: Error): LedgerWriteError {
+    this.writeFailure ??= error;
+    this.logger.error("cannot write the event log; refusing further transactions", {
+      reason: error.message,
+    });
+    return new LedgerWriteError(error);
+  }
+
+  private index(entry: HistoryEntry): void {
     this.history.add(entry);
     this.transactionsSinceSnapshot += 1;
-    return entry;
   }
 
   private entryFor(
@@ -351,23 +405,31 @@ export class Ledger {
    * Airdrops are faucet transfers. Two identical requests in one slot would be the same
    * transaction, so each takes the newest blockhash that gives it a signature not seen yet.
    */
-  requestAirdrop(recipient: Address, lamports: bigint): { signature: string } | { error: string } {
+  requestAirdrop(recipient: Address, lamports: bigint): Promise<{ signature: string } | { error: string }> {
+    if (this.writeFailure !== undefined) return Promise.reject(new LedgerWriteError(this.writeFailure));
+    return this.commits.submit(() => this.airdropStep(recipient, lamports));
+  }
+
+  private airdropStep(
+    recipient: Address,
+    lamports: bigint,
+  ): BatchStep<{ signature: string } | { error: string }> {
     const slot = this.currentSlot();
     const oldest = slot > MAX_PROCESSING_AGE ? slot - MAX_PROCESSING_AGE : 0n;
     for (let s = slot; s >= oldest; s -= 1n) {
       const transaction = parseWireTransaction(
         this.faucet.buildTransfer(recipient, lamports, this.clock.blockhashes.blockhashOf(s)),
       );
-      if (this.history.has(transaction.signature)) continue;
-      const preflight = this.preflight(transaction);
-      if (!preflight.ok) {
-        const logs = preflight.reason === "simulation" ? preflight.simulation.logMessages.join(" | ") : "";
-        return { error: `the faucet could not send ${lamports} lamports: ${logs}` };
+      if (this.isKnown(transaction.signature)) continue;
+      const step = this.executeStep(transaction, true);
+      if (step.outcome.kind === "refused") {
+        const logs =
+          step.outcome.reason === "simulation" ? step.outcome.simulation.logMessages.join(" | ") : "";
+        return { outcome: { error: `the faucet could not send ${lamports} lamports: ${logs}` } };
       }
-      this.submit(transaction);
-      return { signature: transaction.signature };
+      return { outcome: { signature: transaction.signature }, publish: step.publish };
     }
-    return { error: "too many identical airdrops in the last 150 slots" };
+    return { outcome: { error: "too many identical airdrops in the last 150 slots" } };
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -408,16 +470,6 @@ export class Ledger {
   // ---------------------------------------------------------------------------------------------
   // Snapshots and shutdown
 
-  private maybeSnapshot(): void {
-    if (this.transactionsSinceSnapshot < this.snapshotEvery || this.snapshotScheduled) return;
-    this.snapshotScheduled = true;
-    // After the current response has gone out.
-    setImmediate(() => {
-      this.snapshotScheduled = false;
-      if (!this.closed) this.snapshot();
-    });
-  }
-
   /** Writes a snapshot of everything up to the current end of the log. */
   snapshot(): void {
     const started = performance.now();
@@ -443,6 +495,7 @@ export class Ledger {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    this.commits.drain();
     this.clock.stopTicking();
     if (this.transactionsSinceSnapshot > 0) this.snapshot();
     this.log.close();

@@ -1,14 +1,15 @@
 /**
  * Transactions and their status metadata as getTransaction returns them, in the `json`,
- * `jsonParsed` (accounts annotated, instructions partially decoded), `base64` and `base58`
+ * `jsonParsed` (accounts annotated; System instructions decoded, see system-instruction.ts), `base64` and `base58`
  * encodings.
  */
 import type { Address } from "@solana/kit";
 
-import { toBase58, toBase64 } from "../encoding.js";
+import { fromBase58, toBase58, toBase64 } from "../encoding.js";
 import type { LoadedAddresses } from "../transactions/address-lookup-tables.js";
 import type { InnerInstructions, TransactionMeta } from "../transactions/transaction-meta.js";
 import { isStaticAccountWritable, type WireTransaction } from "../transactions/wire-transaction.js";
+import { renderParsedInstruction } from "./system-instruction.js";
 
 export type TransactionEncoding = "json" | "jsonParsed" | "base64" | "base58";
 
@@ -58,12 +59,14 @@ function renderParsed(transaction: WireTransaction, loaded: LoadedAddresses): un
         source: index < staticCount ? "transaction" : "lookupTable",
       })),
       recentBlockhash: transaction.recentBlockhash,
-      instructions: transaction.instructions.map((instruction) => ({
-        programId: keys[instruction.programIdIndex],
-        accounts: instruction.accounts.map((index) => keys[index]),
-        data: toBase58(instruction.data),
-        stackHeight: null,
-      })),
+      instructions: transaction.instructions.map((instruction) =>
+        renderParsedInstruction(
+          keys[instruction.programIdIndex]!,
+          instruction.accounts.map((index) => keys[index]!),
+          instruction.data,
+          null,
+        ),
+      ),
       ...(transaction.version === 0 ? { addressTableLookups: transaction.addressTableLookups } : {}),
     },
   };
@@ -94,12 +97,14 @@ function renderInnerInstructions(
   if (!parsed) return inner;
   return inner.map(({ index, instructions }) => ({
     index,
-    instructions: instructions.map((instruction) => ({
-      programId: keys[instruction.programIdIndex],
-      accounts: instruction.accounts.map((i) => keys[i]),
-      data: instruction.data,
-      stackHeight: instruction.stackHeight,
-    })),
+    instructions: instructions.map((instruction) =>
+      renderParsedInstruction(
+        keys[instruction.programIdIndex]!,
+        instruction.accounts.map((i) => keys[i]!),
+        fromBase58(instruction.data),
+        instruction.stackHeight,
+      ),
+    ),
   }));
 }
 

@@ -1,11 +1,21 @@
 /**
  * The append-only event log: the ledger's source of truth. Each record is framed as
  * `u32 payload length | u32 CRC-32 of the payload | payload` after an 8-byte file header.
- * `append` returns only after the bytes reached the disk (fdatasync), so whatever the ledger
- * confirmed to a client survives a crash. A crash mid-append leaves a torn last frame, which
+ * `append` returns only after the bytes reached the disk (fdatasync), unless told otherwise; then
+ * `sync` makes every earlier append durable at once (group commit), off the main thread. Whatever
+ * the ledger confirmed to a client was covered by one of these, so it survives a crash. A crash mid-append leaves a torn last frame, which
  * `scan` detects (short read or CRC mismatch) and `truncate` cuts off.
  */
-import { closeSync, fdatasyncSync, fstatSync, ftruncateSync, openSync, readSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  fdatasync,
+  fdatasyncSync,
+  fstatSync,
+  ftruncateSync,
+  openSync,
+  readSync,
+  writeSync,
+} from "node:fs";
 import { crc32 } from "node:zlib";
 
 import { PRIVATE_FILE_MODE } from "./data-dir.js";
@@ -35,6 +45,9 @@ export interface ScanResult {
 }
 
 export class EventLog {
+  private syncsInFlight = 0;
+  private closeRequested = false;
+
   private constructor(
     private readonly fd: number,
     private size: number,
@@ -92,6 +105,22 @@ export class EventLog {
     fdatasyncSync(this.fd);
   }
 
+  /**
+   * Makes every append made before this call durable, in the thread pool: the main thread goes on
+   * (executing and appending the next transactions) while the disk works.
+   */
+  sync(): Promise<void> {
+    this.syncsInFlight += 1;
+    return new Promise((resolve, reject) => {
+      fdatasync(this.fd, (error) => {
+        this.syncsInFlight -= 1;
+        if (this.closeRequested && this.syncsInFlight === 0) closeSync(this.fd);
+        if (error === null) resolve();
+        else reject(error);
+      });
+    });
+  }
+
   /** The payload of the frame at `position` (as returned by `append` or `scan`). */
   read(position: LogPosition): Uint8Array {
     const frame = new Uint8Array(position.length);
@@ -126,7 +155,10 @@ export class EventLog {
     this.size = end;
   }
 
+  /** Closes the file, once any `sync` still running has finished with it. */
   close(): void {
-    closeSync(this.fd);
+    if (this.closeRequested) return;
+    this.closeRequested = true;
+    if (this.syncsInFlight === 0) closeSync(this.fd);
   }
 }

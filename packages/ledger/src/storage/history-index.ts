@@ -116,16 +116,28 @@ export class HistoryIndex {
 
   /** The block time of the first transaction in `slot`, when a transaction landed in it. */
   blockTimeOfSlot(slot: bigint): bigint | undefined {
+    const entry = this.entries[this.firstOrdinalFrom(slot)];
+    return entry?.slot === slot ? entry.blockTime : undefined;
+  }
+
+  /** The transactions that landed in `slot`, in the order they executed. */
+  entriesInSlot(slot: bigint): HistoryEntry[] {
+    const out: HistoryEntry[] = [];
+    for (let i = this.firstOrdinalFrom(slot); this.entries[i]?.slot === slot; i += 1)
+      out.push(this.entries[i]!);
+    return out;
+  }
+
+  /** The ordinal of the first entry in `slot` or later (entries are in slot order). */
+  private firstOrdinalFrom(slot: bigint): number {
     let low = 0;
-    let high = this.entries.length - 1;
-    while (low <= high) {
+    let high = this.entries.length;
+    while (low < high) {
       const middle = (low + high) >> 1;
-      const entry = this.entries[middle]!;
-      if (entry.slot === slot) return entry.blockTime;
-      if (entry.slot < slot) low = middle + 1;
-      else high = middle - 1;
+      if (this.entries[middle]!.slot < slot) low = middle + 1;
+      else high = middle;
     }
-    return undefined;
+    return low;
   }
 
   serialize(): SerializedHistory {

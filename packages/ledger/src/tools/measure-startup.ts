@@ -22,7 +22,7 @@ async function measure(transactions: number): Promise<void> {
     const started = performance.now();
     for (let i = 0; i < transactions; i += 1) {
       const recipient = toBase58(crypto.getRandomValues(new Uint8Array(32))) as Address;
-      const result = first.ledger.requestAirdrop(recipient, 1_000_000_000n);
+      const result = await first.ledger.requestAirdrop(recipient, 1_000_000_000n);
       if (!("signature" in result)) throw new Error(result.error);
     }
     const executeMs = performance.now() - started;

@@ -5,6 +5,7 @@
  */
 import type { Address, SignatureBytes, Transaction } from "@solana/kit";
 
+import { BoundedCache } from "../bounded-cache.js";
 import { toBase58 } from "../encoding.js";
 
 export interface MessageHeader {
@@ -36,6 +37,8 @@ export interface WireTransaction {
   readonly version: TransactionVersion;
   readonly header: MessageHeader;
   readonly staticAccountKeys: readonly Address[];
+  /** The same keys as bytes, for the SVM's native calls. */
+  readonly staticAccountKeyBytes: readonly Uint8Array[];
   readonly recentBlockhash: string;
   readonly instructions: readonly CompiledInstruction[];
   readonly addressTableLookups: readonly AddressTableLookup[];
@@ -86,7 +89,15 @@ class ByteReader {
   }
 }
 
-const address = (bytes: Uint8Array): Address => toBase58(bytes) as Address;
+/** Account keys and blockhashes recur from transaction to transaction: each is encoded once. */
+const base58Of32Bytes = new BoundedCache<string, string>(65_536);
+
+function base58Key(bytes: Uint8Array): string {
+  const key = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1");
+  return base58Of32Bytes.get(key, () => toBase58(bytes));
+}
+
+const address = (bytes: Uint8Array): Address => base58Key(bytes) as Address;
 
 export function parseWireTransaction(bytes: Uint8Array): WireTransaction {
   if (bytes.length > PACKET_DATA_SIZE) {
@@ -114,8 +125,9 @@ export function parseWireTransaction(bytes: Uint8Array): WireTransaction {
     numReadonlyUnsignedAccounts: reader.u8(),
   };
   const keyCount = reader.shortU16();
-  const staticAccountKeys = Array.from({ length: keyCount }, () => address(reader.take(32)));
-  const recentBlockhash = toBase58(reader.take(32));
+  const staticAccountKeyBytes = Array.from({ length: keyCount }, () => reader.take(32));
+  const staticAccountKeys = staticAccountKeyBytes.map(address);
+  const recentBlockhash = base58Key(reader.take(32));
   const instructionCount = reader.shortU16();
   const instructions: CompiledInstruction[] = Array.from({ length: instructionCount }, () => {
     const programIdIndex = reader.u8();
@@ -144,6 +156,7 @@ export function parseWireTransaction(bytes: Uint8Array): WireTransaction {
     version,
     header,
     staticAccountKeys,
+    staticAccountKeyBytes,
     recentBlockhash,
     instructions,
     addressTableLookups,

@@ -1,4 +1,7 @@
-/** Accounts: getAccountInfo, getMultipleAccounts, getProgramAccounts, getBalance, rent. */
+/**
+ * Accounts: getAccountInfo, getMultipleAccounts, getProgramAccounts, getBalance, rent. Reads wait
+ * for the batch being synced, so they never show state that is not on disk.
+ */
 import type { EncodedAccount } from "@solana/kit";
 
 import { encodeAccount, readAccountView } from "../account-encoding.js";
@@ -22,18 +25,19 @@ const isPresent = (account: EncodedAccount | undefined): account is EncodedAccou
   account !== undefined && account.lamports > 0n;
 
 export const accountMethods: Record<string, LedgerRpcMethod> = {
-  getAccountInfo: (params, { ledger }) => {
+  getAccountInfo: async (params, { ledger }) => {
     const args = positional(params, "getAccountInfo", 2);
     const address = addressParam(requiredParam(args, 0, "pubkey"), "pubkey");
     const config = configParam(args, 1, "getAccountInfo");
     const view = readAccountView(config, "binary");
+    await ledger.settled();
     const slot = ledger.currentSlot();
     checkCommonConfig(config, slot);
     const account = ledger.account(address);
     return withContext(slot, isPresent(account) ? encodeAccount(account, view) : null);
   },
 
-  getMultipleAccounts: (params, { ledger }) => {
+  getMultipleAccounts: async (params, { ledger }) => {
     const args = positional(params, "getMultipleAccounts", 2);
     const addresses = requiredParam(args, 0, "pubkeys");
     if (!Array.isArray(addresses) || addresses.length > MAX_MULTIPLE_ACCOUNTS) {
@@ -41,6 +45,7 @@ export const accountMethods: Record<string, LedgerRpcMethod> = {
     }
     const config = configParam(args, 1, "getMultipleAccounts");
     const view = readAccountView(config, "base64");
+    await ledger.settled();
     const slot = ledger.currentSlot();
     checkCommonConfig(config, slot);
     const value = addresses.map((value, i) => {
@@ -50,13 +55,14 @@ export const accountMethods: Record<string, LedgerRpcMethod> = {
     return withContext(slot, value);
   },
 
-  getProgramAccounts: (params, { ledger }) => {
+  getProgramAccounts: async (params, { ledger }) => {
     const args = positional(params, "getProgramAccounts", 2);
     const program = addressParam(requiredParam(args, 0, "program id"), "program id");
     const config = configParam(args, 1, "getProgramAccounts");
     const view = readAccountView(config, "binary");
     const matches = readAccountFilters(config.filters);
     const withContextOption = optionalBoolean(config, "withContext") ?? false;
+    await ledger.settled();
     const slot = ledger.currentSlot();
     checkCommonConfig(config, slot);
     const accounts = ledger
@@ -68,9 +74,10 @@ export const accountMethods: Record<string, LedgerRpcMethod> = {
     return withContextOption ? withContext(slot, accounts) : accounts;
   },
 
-  getBalance: (params, { ledger }) => {
+  getBalance: async (params, { ledger }) => {
     const args = positional(params, "getBalance", 2);
     const address = addressParam(requiredParam(args, 0, "pubkey"), "pubkey");
+    await ledger.settled();
     const slot = ledger.currentSlot();
     checkCommonConfig(configOrCommitment(args, 1, "getBalance"), slot);
     return withContext(slot, ledger.balance(address));

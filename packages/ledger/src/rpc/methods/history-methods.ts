@@ -1,12 +1,10 @@
 /** Transaction history: getSignatureStatuses, getTransaction, getSignaturesForAddress. */
-import { parseWireTransaction } from "../../transactions/wire-transaction.js";
-import { invalidParams, RpcError, RpcErrorCode } from "../json-rpc.js";
+import { invalidParams } from "../json-rpc.js";
 import {
   addressParam,
   checkCommonConfig,
   configParam,
   optionalBoolean,
-  optionalEnum,
   optionalInteger,
   positional,
   requiredParam,
@@ -14,7 +12,7 @@ import {
   type Config,
 } from "../params.js";
 import { withContext, type LedgerRpcMethod } from "../rpc-context.js";
-import { renderMeta, renderTransaction, type TransactionEncoding } from "../transaction-encoding.js";
+import { readTransactionView, renderConfirmedTransaction } from "../confirmed-transaction.js";
 
 const MAX_SIGNATURE_STATUSES = 256;
 const MAX_SIGNATURES_FOR_ADDRESS = 1000;
@@ -23,7 +21,7 @@ const MAX_SIGNATURES_FOR_ADDRESS = 1000;
 const CONFIRMATION_STATUS = "finalized";
 
 /** Like a validator, history methods refuse `processed`: it has no meaning for stored history. */
-function checkHistoryCommitment(config: Config): void {
+export function checkHistoryCommitment(config: Config): void {
   if (config.commitment === "processed") {
     throw invalidParams("Method does not support commitment below `confirmed`");
   }
@@ -59,27 +57,15 @@ export const historyMethods: Record<string, LedgerRpcMethod> = {
     const signature = signatureParam(requiredParam(args, 0, "signature"), "signature");
     const config =
       typeof args[1] === "string" ? { encoding: args[1] } : configParam(args, 1, "getTransaction");
-    const encoding: TransactionEncoding =
-      optionalEnum(config, "encoding", ["json", "jsonParsed", "base64", "base58"] as const) ?? "json";
-    const maxVersion = optionalInteger(config, "maxSupportedTransactionVersion", 0, 0);
+    const view = readTransactionView(config);
     checkHistoryCommitment(config);
     checkCommonConfig(config, ledger.currentSlot());
     const found = ledger.transaction(signature);
     if (found === undefined) return null;
-    const transaction = parseWireTransaction(found.record.transaction);
-    if (maxVersion === undefined && transaction.version !== "legacy") {
-      throw new RpcError(
-        RpcErrorCode.UNSUPPORTED_TRANSACTION_VERSION,
-        `Transaction version (${transaction.version}) is not supported by the requesting client. ` +
-          'Please try the request again with the following configuration parameter: "maxSupportedTransactionVersion": 0',
-      );
-    }
     return {
       slot: found.entry.slot,
       blockTime: found.entry.blockTime,
-      transaction: renderTransaction(transaction, found.record.meta.loadedAddresses, encoding),
-      meta: renderMeta(found.record.meta, transaction, encoding),
-      ...(maxVersion === undefined ? {} : { version: transaction.version }),
+      ...renderConfirmedTransaction(found.record, view),
     };
   },
 

@@ -2,17 +2,21 @@
 import type { RpcMethods } from "../json-rpc.js";
 import type { LedgerRpcMethod, RpcContext } from "../rpc-context.js";
 import { accountMethods } from "./account-methods.js";
+import { blockMethods } from "./block-methods.js";
 import { blockhashMethods } from "./blockhash-methods.js";
 import { clusterMethods } from "./cluster-methods.js";
 import { historyMethods } from "./history-methods.js";
+import { nodeMethods } from "./node-methods.js";
 import { transactionMethods } from "./transaction-methods.js";
 
 export function createRpcMethods(): RpcMethods<RpcContext> {
   const groups: Record<string, LedgerRpcMethod>[] = [
     clusterMethods,
+    nodeMethods,
     blockhashMethods,
     transactionMethods,
     historyMethods,
+    blockMethods,
     accountMethods,
   ];
   return new Map(groups.flatMap((group) => Object.entries(group)));

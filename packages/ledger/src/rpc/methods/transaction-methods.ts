@@ -2,6 +2,7 @@
 import type { Address } from "@solana/kit";
 
 import type { Simulation } from "../../ledger/execute-transaction.js";
+import { LedgerClosedError } from "../../ledger/group-commit.js";
 import { LedgerWriteError } from "../../ledger/ledger.js";
 import { fromBase58, fromBase64 } from "../../encoding.js";
 import { describeTransactionError } from "../../transactions/transaction-error.js";
@@ -79,17 +80,19 @@ const signatureVerificationFailure = (): RpcError =>
 
 const MAX_SIMULATION_ACCOUNTS = 256;
 
-function refuseAfterWriteFailure<T>(submit: () => T): T {
+async function refuseAfterWriteFailure<T>(submit: () => Promise<T>): Promise<T> {
   try {
-    return submit();
+    return await submit();
   } catch (error) {
-    if (error instanceof LedgerWriteError) throw new RpcError(RpcErrorCode.INTERNAL_ERROR, error.message);
+    if (error instanceof LedgerWriteError || error instanceof LedgerClosedError) {
+      throw new RpcError(RpcErrorCode.INTERNAL_ERROR, error.message);
+    }
     throw error;
   }
 }
 
 export const transactionMethods: Record<string, LedgerRpcMethod> = {
-  sendTransaction: (params, { ledger }) => {
+  sendTransaction: async (params, { ledger }) => {
     const args = positional(params, "sendTransaction", 2);
     const config = configParam(args, 1, "sendTransaction");
     const transaction = decodeTransactionParam(requiredParam(args, 0, "transaction"), config);
@@ -97,20 +100,19 @@ export const transactionMethods: Record<string, LedgerRpcMethod> = {
     optionalInteger(config, "maxRetries", 0, Number.MAX_SAFE_INTEGER);
     optionalEnum(config, "preflightCommitment", ["processed", "confirmed", "finalized"]);
     checkCommonConfig(config, ledger.currentSlot());
-    if (!skipPreflight) {
-      const preflight = ledger.preflight(transaction);
-      if (!preflight.ok) {
-        throw preflight.reason === "signature"
-          ? signatureVerificationFailure()
-          : preflightFailure(preflight.simulation);
-      }
+    const outcome = await refuseAfterWriteFailure(() =>
+      ledger.send(transaction, { preflight: !skipPreflight }),
+    );
+    if (outcome.kind === "refused") {
+      throw outcome.reason === "signature"
+        ? signatureVerificationFailure()
+        : preflightFailure(outcome.simulation);
     }
     // Landed or dropped, the answer is the signature; a client learns which from its status.
-    refuseAfterWriteFailure(() => ledger.submit(transaction));
     return transaction.signature;
   },
 
-  simulateTransaction: (params, { ledger }) => {
+  simulateTransaction: async (params, { ledger }) => {
     const args = positional(params, "simulateTransaction", 2);
     const config = configParam(args, 1, "simulateTransaction");
     const transaction = decodeTransactionParam(requiredParam(args, 0, "transaction"), config);
@@ -140,6 +142,7 @@ export const transactionMethods: Record<string, LedgerRpcMethod> = {
       };
     }
     if (sigVerify && !ledger.verifySignatures(transaction)) throw signatureVerificationFailure();
+    await ledger.settled();
     const simulation = ledger.simulate(transaction, { sigVerify, replaceRecentBlockhash });
     const latest = replaceRecentBlockhash ? ledger.latestBlockhash() : undefined;
     const accounts =
@@ -166,13 +169,13 @@ export const transactionMethods: Record<string, LedgerRpcMethod> = {
     });
   },
 
-  requestAirdrop: (params, { ledger }) => {
+  requestAirdrop: async (params, { ledger }) => {
     const args = positional(params, "requestAirdrop", 3);
     const recipient = addressParam(requiredParam(args, 0, "pubkey"), "pubkey");
     const lamports = u64Param(requiredParam(args, 1, "lamports"), "lamports");
     if (lamports === 0n) throw invalidParams("lamports must be greater than 0");
     checkCommonConfig(configOrCommitment(args, 2, "requestAirdrop"), ledger.currentSlot());
-    const result = refuseAfterWriteFailure(() => ledger.requestAirdrop(recipient, lamports));
+    const result = await refuseAfterWriteFailure(() => ledger.requestAirdrop(recipient, lamports));
     if ("error" in result)
       throw new RpcError(RpcErrorCode.INTERNAL_ERROR, `airdrop request failed: ${result.error}`);
     return result.signature;

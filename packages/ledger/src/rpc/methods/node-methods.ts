@@ -1,0 +1,56 @@
+/**
+ * The node and its cluster of one: getIdentity, getLeaderSchedule, getVoteAccounts. The faucet's
+ * key, which produced genesis, stands as the node's identity and leads every slot; nothing votes
+ * here (every slot is final when it starts), so there are no vote accounts.
+ */
+import { SLOTS_PER_EPOCH } from "../../ledger/ledger-time.js";
+import {
+  addressParam,
+  checkCommonConfig,
+  configOrCommitment,
+  configParam,
+  integerParam,
+  optionalBoolean,
+  optionalInteger,
+  positional,
+} from "../params.js";
+import type { LedgerRpcMethod } from "../rpc-context.js";
+
+export const nodeMethods: Record<string, LedgerRpcMethod> = {
+  getIdentity: (params, { ledger }) => {
+    positional(params, "getIdentity", 0);
+    return { identity: ledger.faucetAddress };
+  },
+
+  getLeaderSchedule: (params, { ledger }) => {
+    const args = positional(params, "getLeaderSchedule", 2);
+    // The slot is optional: a config (or commitment) may take its place.
+    const slotGiven = typeof args[0] === "number";
+    const config =
+      slotGiven || args[0] === undefined || args[0] === null
+        ? configParam(args, 1, "getLeaderSchedule")
+        : configOrCommitment(args, 0, "getLeaderSchedule");
+    const identity =
+      config.identity === undefined || config.identity === null
+        ? undefined
+        : addressParam(config.identity, "identity");
+    const current = ledger.currentSlot();
+    checkCommonConfig(config, current);
+    const slot = slotGiven ? BigInt(integerParam(args[0], "slot", 0, Number.MAX_SAFE_INTEGER)) : current;
+    // Like a validator, it knows the schedule of the current epoch and the next one only.
+    const epoch = slot / SLOTS_PER_EPOCH;
+    if (epoch > current / SLOTS_PER_EPOCH + 1n) return null;
+    if (identity !== undefined && identity !== ledger.faucetAddress) return {};
+    return { [ledger.faucetAddress]: Array.from({ length: Number(SLOTS_PER_EPOCH) }, (_, index) => index) };
+  },
+
+  getVoteAccounts: (params, { ledger }) => {
+    const config = configParam(positional(params, "getVoteAccounts", 1), 0, "getVoteAccounts");
+    if (config.votePubkey !== undefined && config.votePubkey !== null)
+      addressParam(config.votePubkey, "votePubkey");
+    optionalBoolean(config, "keepUnstakedDelinquents");
+    optionalInteger(config, "delinquentSlotDistance", 0, Number.MAX_SAFE_INTEGER);
+    checkCommonConfig(config, ledger.currentSlot());
+    return { current: [], delinquent: [] };
+  },
+};
