@@ -2,7 +2,7 @@
  * kill -9 of an agent process that records actions with the attestor under load: a new attestor
  * on the same queue resumes, and every action whose `record` returned is on the ledger exactly
  * once. The child is killed several times in a row, each new child resuming its predecessor's
- * queue; the last resume is done by this process.
+ * queue (alternately with "fsync" and "write" durability); the last resume is done by this process.
  */
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -54,7 +54,12 @@ describe("Attestor killed with SIGKILL under load", () => {
     // When agent processes recording under load are killed with SIGKILL mid-way, one after the other
     const returned: string[] = [];
     for (let kill = 1; kill <= KILLS; kill++) {
-      const recorded = await killAttestorUnderLoad({ ...config, run: `kill ${kill}` }, 150 + 90 * kill);
+      // Both durabilities: "write" leaves each action in the file cache, which outlives the process.
+      const durability = kill % 2 === 0 ? "write" : "fsync";
+      const recorded = await killAttestorUnderLoad(
+        { ...config, run: `kill ${kill}`, durability },
+        150 + 90 * kill,
+      );
       returned.push(...recorded);
     }
     // And a new attestor opens the queue

@@ -7,7 +7,7 @@
  */
 import { writeSync } from "node:fs";
 
-import { Attestor } from "../../attestor/index.js";
+import { Attestor, type QueueDurability } from "../../attestor/index.js";
 
 export type AttestorUnderLoadConfig = Readonly<{
   rpcUrl: string;
@@ -19,6 +19,8 @@ export type AttestorUnderLoadConfig = Readonly<{
   run: string;
   /** Actions recorded per millisecond tick. */
   actionsPerTick: number;
+  /** The queue's durability; default "fsync". */
+  durability?: QueueDurability;
 }>;
 
 const config = JSON.parse(process.env.ABAS_ATTESTOR_UNDER_LOAD ?? "") as AttestorUnderLoadConfig;
@@ -31,6 +33,7 @@ const attestor = await Attestor.open({
   operatorKeypair: Uint8Array.from(config.operatorSecretKey),
   queueDir: config.queueDir,
   maxBatchDelayMs: 100,
+  durability: config.durability ?? "fsync",
 });
 let index = 0;
 setInterval(() => {
