@@ -13,19 +13,12 @@ import { join } from "node:path";
 
 import { AttestationClient, verifyReceipt } from "@abas/sdk";
 import { Attestor } from "@abas/sdk/attestor";
-import { createSolanaRpc, generateKeyPairSigner, lamports } from "@solana/kit";
+import { exampleKeys } from "./example-keys.js";
 
 const rpcUrl = process.env.RPC_URL ?? "http://127.0.0.1:8899";
 const programId = process.env.PROGRAM_ID;
 
-// Keys made for this run; real agents load theirs with loadKeypair("~/.config/solana/agent.json").
-const agentKeypair = await generateKeyPairSigner();
-const operatorKeypair = await generateKeyPairSigner();
-const rpc = createSolanaRpc(rpcUrl);
-await rpc.requestAirdrop(operatorKeypair.address, lamports(1_000_000_000n)).send();
-while ((await rpc.getBalance(operatorKeypair.address).send()).value === 0n) {
-  await new Promise((resolve) => setTimeout(resolve, 200));
-}
+const { agentKeypair, operatorKeypair } = await exampleKeys(rpcUrl);
 await new AttestationClient({ rpcUrl, agentKeypair, programId }).registerAgent({ operatorKeypair });
 
 // One attestor per agent process; its queue directory keeps every recorded action across restarts.

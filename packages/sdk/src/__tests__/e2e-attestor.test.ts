@@ -19,6 +19,8 @@ import {
   isAbasError,
 } from "@abas/errors";
 
+import { ActionType } from "@abas/program-client";
+
 import { Attestor, type AttestorOptions } from "../attestor/index.js";
 import { QUEUE_FILE_NAME } from "../attestor/queue-journal.js";
 import { AttestationClient } from "../client.js";
@@ -114,9 +116,10 @@ describe("Attestor on the local ledger", () => {
     await attestor.close();
   });
 
-  it("flush sends a partial batch at once and waits for it", async () => {
+  it("flush sends a partial batch at once, waits for it, and empties the queue file", async () => {
     // Given an attestor whose delay would hold a partial batch for an hour
-    const attestor = await Attestor.open(options(newQueueDir(), { maxBatchDelayMs: 3_600_000 }));
+    const queueDir = newQueueDir();
+    const attestor = await Attestor.open(options(queueDir, { maxBatchDelayMs: 3_600_000 }));
     const recorded = [1, 2, 3].map((index) =>
       attestor.record({ actionType: "Decision", payload: `flush ${index}` }),
     );
@@ -133,6 +136,8 @@ describe("Attestor on the local ledger", () => {
         [2, 3],
       ],
     );
+    // And with nothing left to do, the queue file is empty again
+    assert.equal(readFileSync(join(queueDir, QUEUE_FILE_NAME), "utf8"), "");
     await attestor.close();
   });
 
@@ -145,11 +150,21 @@ describe("Attestor on the local ledger", () => {
     );
     const original = await Promise.all(recorded.map((action) => action.receipt));
     await first.close();
-    // ...but whose "done" line is missing, as when the process dies right after the ledger
-    // confirmed it (a fault injected on purpose by editing the queue file)
+    // ...and a queue that still holds it without its "done" line, as when the process dies right
+    // after the ledger confirmed the batch (a fault injected on purpose: the queue file is written
+    // by hand, in the attestor's format)
     const queueFile = join(queueDir, QUEUE_FILE_NAME);
-    const lines = readFileSync(queueFile, "utf8").split("\n");
-    writeFileSync(queueFile, lines.filter((line) => !line.startsWith('{"d":')).join("\n"));
+    assert.equal(readFileSync(queueFile, "utf8"), "");
+    writeFileSync(
+      queueFile,
+      [
+        ...original.map((receipt, index) =>
+          JSON.stringify({ a: index + 1, h: receipt.actionHash, t: ActionType.ToolCall, p: 0 }),
+        ),
+        JSON.stringify({ b: 1, ids: [1, 2, 3, 4] }),
+        "",
+      ].join("\n"),
+    );
     // When a new attestor opens the queue
     const resumed: BatchItemReceipt[] = [];
     const second = await Attestor.open(options(queueDir, { onReceipt: (receipt) => resumed.push(receipt) }));

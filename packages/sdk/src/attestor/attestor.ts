@@ -95,6 +95,7 @@ export class Attestor {
   #batchTimer: NodeJS.Timeout | undefined;
   #syncTimer: NodeJS.Timeout | undefined;
   #closing: Promise<void> | undefined;
+  #journalHasEntries = true;
 
   private constructor(
     context: ClientContext,
@@ -106,7 +107,6 @@ export class Attestor {
     this.#operator = operator;
     this.#options = options;
     this.#releaseLock = releaseLock;
-    mkdirSync(options.queueDir, { recursive: true });
     let opened: ReturnType<typeof QueueJournal.open>;
     try {
       opened = QueueJournal.open(options.queueDir, options.durability);
@@ -154,6 +154,7 @@ export class Attestor {
     }
     const action = prepareQueuedAction(input, this.#nextActionId);
     this.#journal.appendAction(action);
+    this.#journalHasEntries = true;
     this.#nextActionId += 1;
     this.#unbatched.push({ action, queuedAt: performance.now() });
     const receipt = new Promise<BatchItemReceipt>((resolve, reject) =>
@@ -204,6 +205,12 @@ export class Attestor {
 
   #notifyIfIdle(): void {
     if (!this.#isIdle()) return;
+    // Nothing is left to do: the queue file starts over rather than grow for as long as the agent
+    // runs. Not after a failed batch: it stays in the file for the next open.
+    if (this.#journalHasEntries && this.#failed === 0) {
+      this.#journal.truncate();
+      this.#journalHasEntries = false;
+    }
     for (const resolve of this.#idleWaiters.splice(0)) resolve();
   }
 

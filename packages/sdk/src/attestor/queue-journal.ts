@@ -9,6 +9,7 @@ import {
   existsSync,
   fdatasyncSync,
   fsyncSync,
+  ftruncateSync,
   openSync,
   readFileSync,
   renameSync,
@@ -197,6 +198,13 @@ export class QueueJournal {
 
   appendBatchDone(batchId: number): void {
     this.#append(toLine({ d: batchId }), false);
+  }
+
+  /** Empties the file: only when nothing is queued or in flight, so it holds nothing still to do. */
+  truncate(): void {
+    ftruncateSync(this.#fd, 0);
+    fdatasyncSync(this.#fd);
+    this.#unsynced = false;
   }
 
   /** Flushes what "write" durability or a done line left in the file cache. */
