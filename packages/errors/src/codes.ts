@@ -94,6 +94,7 @@ export const ABAS_RUNTIME__TRANSACTION_NOT_FOUND = 2205;
 export const ABAS_RUNTIME__BATCH_INDEX_OUT_OF_RANGE = 2206;
 // ABAS_RUNTIME, 2300-2399: operations that take several transactions
 export const ABAS_RUNTIME__BATCH_LEAVES_NOT_PUBLISHED = 2300;
+export const ABAS_RUNTIME__ATTESTOR_BATCH_FAILED = 2301;
 
 // ABAS_SDK, 3000-3099: values out of their domain
 export const ABAS_SDK__INVALID_ACTION_TYPE = 3000;
@@ -128,6 +129,11 @@ export const ABAS_SDK__INVALID_ARGUMENT = 3501;
 export const ABAS_SDK__ATTESTATION_INDEX_REQUIRED = 3502;
 // ABAS_SDK, 3600-3699: JSON canonicalization (RFC 8785)
 export const ABAS_SDK__CANNOT_CANONICALIZE = 3600;
+// ABAS_SDK, 3700-3799: the durable attestor and its on-disk queue
+export const ABAS_SDK__ATTESTOR_CLOSED = 3700;
+export const ABAS_SDK__ATTESTOR_QUEUE_FULL = 3701;
+export const ABAS_SDK__ATTESTOR_QUEUE_LOCKED = 3702;
+export const ABAS_SDK__ATTESTOR_QUEUE_CORRUPT = 3703;
 
 // ABAS_API, 4000-4099: request parameters
 export const ABAS_API__INVALID_PARAMETER = 4000;
@@ -230,7 +236,8 @@ export type AbasRuntimeErrorCode =
   | typeof ABAS_RUNTIME__BATCH_NOT_FOUND
   | typeof ABAS_RUNTIME__TRANSACTION_NOT_FOUND
   | typeof ABAS_RUNTIME__BATCH_INDEX_OUT_OF_RANGE
-  | typeof ABAS_RUNTIME__BATCH_LEAVES_NOT_PUBLISHED;
+  | typeof ABAS_RUNTIME__BATCH_LEAVES_NOT_PUBLISHED
+  | typeof ABAS_RUNTIME__ATTESTOR_BATCH_FAILED;
 
 export type AbasSdkErrorCode =
   | typeof ABAS_SDK__INVALID_ACTION_TYPE
@@ -258,7 +265,11 @@ export type AbasSdkErrorCode =
   | typeof ABAS_SDK__INVALID_CLIENT_CONFIG
   | typeof ABAS_SDK__INVALID_ARGUMENT
   | typeof ABAS_SDK__ATTESTATION_INDEX_REQUIRED
-  | typeof ABAS_SDK__CANNOT_CANONICALIZE;
+  | typeof ABAS_SDK__CANNOT_CANONICALIZE
+  | typeof ABAS_SDK__ATTESTOR_CLOSED
+  | typeof ABAS_SDK__ATTESTOR_QUEUE_FULL
+  | typeof ABAS_SDK__ATTESTOR_QUEUE_LOCKED
+  | typeof ABAS_SDK__ATTESTOR_QUEUE_CORRUPT;
 
 /** The codes of the REST API, its API keys and its client. */
 export type AbasApiErrorCode =

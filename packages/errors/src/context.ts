@@ -19,6 +19,7 @@ import type {
   ABAS_RUNTIME__TRANSACTION_NOT_FOUND,
   ABAS_RUNTIME__BATCH_INDEX_OUT_OF_RANGE,
   ABAS_RUNTIME__BATCH_LEAVES_NOT_PUBLISHED,
+  ABAS_RUNTIME__ATTESTOR_BATCH_FAILED,
   ABAS_SDK__ACCOUNT_DATA_TOO_SHORT,
   ABAS_SDK__EMPTY_MERKLE_TREE,
   ABAS_SDK__INTEGER_OUT_OF_RANGE,
@@ -45,6 +46,10 @@ import type {
   ABAS_SDK__INVALID_ARGUMENT,
   ABAS_SDK__ATTESTATION_INDEX_REQUIRED,
   ABAS_SDK__CANNOT_CANONICALIZE,
+  ABAS_SDK__ATTESTOR_CLOSED,
+  ABAS_SDK__ATTESTOR_QUEUE_FULL,
+  ABAS_SDK__ATTESTOR_QUEUE_LOCKED,
+  ABAS_SDK__ATTESTOR_QUEUE_CORRUPT,
   AbasErrorCode,
   AbasProgramErrorCode,
 } from "./codes.js";
@@ -126,6 +131,12 @@ type SpecifiedContext = { [P in AbasProgramErrorCode]: ProgramErrorContext } & {
     itemCount: number;
     receipts: readonly unknown[];
   };
+  [ABAS_RUNTIME__ATTESTOR_BATCH_FAILED]: {
+    queueDir: string;
+    batchId: number;
+    itemCount: number;
+    attempts: number;
+  };
 
   [ABAS_SDK__INVALID_ACTION_TYPE]: { actionType: unknown };
   [ABAS_SDK__INVALID_ACTION_TYPE_MASK]: { mask: unknown };
@@ -159,6 +170,10 @@ type SpecifiedContext = { [P in AbasProgramErrorCode]: ProgramErrorContext } & {
   [ABAS_SDK__INVALID_ARGUMENT]: { argument: string; reason: string };
   [ABAS_SDK__ATTESTATION_INDEX_REQUIRED]: { searchingFor: string };
   [ABAS_SDK__CANNOT_CANONICALIZE]: { path: string; reason: string };
+  [ABAS_SDK__ATTESTOR_CLOSED]: { queueDir: string };
+  [ABAS_SDK__ATTESTOR_QUEUE_FULL]: { queueDir: string; maxQueuedActions: number };
+  [ABAS_SDK__ATTESTOR_QUEUE_LOCKED]: { queueDir: string; lockFile: string; pid: number };
+  [ABAS_SDK__ATTESTOR_QUEUE_CORRUPT]: { queueFile: string; line: number; reason: string };
 
   [ABAS_API__INVALID_PARAMETER]: { parameter: string; reason: string };
   [ABAS_API__INVALID_CURSOR]: { reason: string };

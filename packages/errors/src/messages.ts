@@ -60,6 +60,7 @@ import {
   ABAS_RUNTIME__TRANSACTION_NOT_FOUND,
   ABAS_RUNTIME__BATCH_INDEX_OUT_OF_RANGE,
   ABAS_RUNTIME__BATCH_LEAVES_NOT_PUBLISHED,
+  ABAS_RUNTIME__ATTESTOR_BATCH_FAILED,
   ABAS_SDK__ACCOUNT_DATA_TOO_SHORT,
   ABAS_SDK__EMPTY_MERKLE_TREE,
   ABAS_SDK__INTEGER_OUT_OF_RANGE,
@@ -86,6 +87,10 @@ import {
   ABAS_SDK__INVALID_ARGUMENT,
   ABAS_SDK__ATTESTATION_INDEX_REQUIRED,
   ABAS_SDK__CANNOT_CANONICALIZE,
+  ABAS_SDK__ATTESTOR_CLOSED,
+  ABAS_SDK__ATTESTOR_QUEUE_FULL,
+  ABAS_SDK__ATTESTOR_QUEUE_LOCKED,
+  ABAS_SDK__ATTESTOR_QUEUE_CORRUPT,
   type AbasErrorCode,
 } from "./codes.js";
 import {
@@ -204,6 +209,8 @@ export const AbasErrorMessages: Readonly<{ [P in AbasErrorCode]: string }> = {
     "Batch $batchAddress has $itemCount items, numbered from 0: there is no item $index",
   [ABAS_RUNTIME__BATCH_LEAVES_NOT_PUBLISHED]:
     "Batch $batchAddress is recorded (transaction $commitSignature) but only $leavesPublished of its $itemCount leaves are published; the receipts are in this error's context",
+  [ABAS_RUNTIME__ATTESTOR_BATCH_FAILED]:
+    "Batch $batchId of the attestor of $queueDir ($itemCount actions) failed $attempts times; it stays in the queue and is sent again when the attestor is next opened (the cause is attached)",
 
   [ABAS_SDK__INVALID_ACTION_TYPE]:
     "Invalid action type $actionType: expected 0 (Transaction), 1 (ToolCall), 2 (Decision) or 3 (ModelInvocation)",
@@ -241,6 +248,12 @@ export const AbasErrorMessages: Readonly<{ [P in AbasErrorCode]: string }> = {
   [ABAS_SDK__ATTESTATION_INDEX_REQUIRED]:
     "Finding $searchingFor needs an attestation index (the REST API's ApiClient, or a database): pass one as index, or narrow the search with agent, txSignature or batchAddress",
   [ABAS_SDK__CANNOT_CANONICALIZE]: "Cannot canonicalize the value at $path: $reason",
+  [ABAS_SDK__ATTESTOR_CLOSED]: "The attestor of $queueDir is closed; open a new one to record more actions",
+  [ABAS_SDK__ATTESTOR_QUEUE_FULL]:
+    "The attestor of $queueDir already holds $maxQueuedActions actions that are not yet confirmed; the ledger is slower than the agent, wait for flush() or raise maxQueuedActions",
+  [ABAS_SDK__ATTESTOR_QUEUE_LOCKED]:
+    "The queue $queueDir is in use by process $pid; one attestor at a time may own a queue (delete $lockFile only if that process is not an attestor)",
+  [ABAS_SDK__ATTESTOR_QUEUE_CORRUPT]: "The attestor queue $queueFile is damaged at line $line: $reason",
 
   [ABAS_API__INVALID_PARAMETER]: "Invalid parameter $parameter: $reason",
   [ABAS_API__INVALID_CURSOR]: "The cursor is not one this API issued ($reason); start again without a cursor",

@@ -7,21 +7,12 @@
  * RPC_URL and PROGRAM_ID point it at another ledger and deployment (default: the local ledger's).
  */
 import { AttestationClient, verifyReceipt } from "@abas/sdk";
-import { createSolanaRpc, generateKeyPairSigner, lamports } from "@solana/kit";
+import { exampleKeys } from "./example-keys.js";
 
 const rpcUrl = process.env.RPC_URL ?? "http://127.0.0.1:8899";
 const programId = process.env.PROGRAM_ID;
 
-// Keys made for this run; real agents load theirs with loadKeypair("~/.config/solana/agent.json").
-const agentKeypair = await generateKeyPairSigner();
-const operatorKeypair = await generateKeyPairSigner();
-
-// The operator pays fees and rent: fund it from the ledger's faucet.
-const rpc = createSolanaRpc(rpcUrl);
-await rpc.requestAirdrop(operatorKeypair.address, lamports(1_000_000_000n)).send();
-while ((await rpc.getBalance(operatorKeypair.address).send()).value === 0n) {
-  await new Promise((resolve) => setTimeout(resolve, 200));
-}
+const { agentKeypair, operatorKeypair } = await exampleKeys(rpcUrl);
 
 const client = new AttestationClient({ rpcUrl, agentKeypair, programId });
 await client.registerAgent({ operatorKeypair, allowedActionTypes: ["ToolCall", "Decision"] });

@@ -1,7 +1,9 @@
 import {
+  ABAS_PROGRAM__DUPLICATE_BATCH,
   ABAS_RUNTIME__BATCH_LEAVES_NOT_PUBLISHED,
   ABAS_SDK__INVALID_ARGUMENT,
   AbasError,
+  isAbasError,
 } from "@abas/errors";
 import {
   actionTypesFromMask,
@@ -18,19 +20,22 @@ import {
   getActionTypeName,
   type LeafData,
 } from "@abas/program-client";
+import type { Address, TransactionSigner } from "@solana/kit";
 
 import { signWithAgent } from "./agent-signature.js";
 import { withRegisteredAgent } from "./agent-registration.js";
 import { prepareStoredHash, type AttestInput } from "./attest.js";
 import type { ClientContext } from "./client-context.js";
 import { getTransactionExplorerUrl } from "./explorer-url.js";
-import { assertBatchItems, assertObject, parseAction } from "./input-validation.js";
+import { successfulSignatures } from "./batch-leaves.js";
+import { assertBatchItems, assertObject, parseAction, type ParsedAction } from "./input-validation.js";
+import { fetchLedgerAccount } from "./ledger-accounts.js";
 import { prepareKeypair, type KeypairSource } from "./keypair.js";
 import { publishBatchLeaves } from "./publish-batch-leaves.js";
 import type { BatchAttestationResult, BatchItemReceipt } from "./receipts.js";
 import { fetchRecordedAccount } from "./recorded-account.js";
 import { signatureToBase58 } from "./records.js";
-import { sendAndConfirmTransaction } from "./send-transaction.js";
+import { sendAndConfirmTransaction, type TransactionToSend } from "./send-transaction.js";
 
 export type BatchAttestItem = Omit<AttestInput, "operatorKeypair">;
 
@@ -84,13 +89,73 @@ export async function batchAttest(
   const items = input.attestations.map((item, index) => parseAction(item, `attestations[${index}]`));
   const reportProgress = parseProgressCallback(input.onProgress);
 
-  const { programId, rpcUrl } = context.settings;
-  const agent = context.agent.address;
-  const itemCount = items.length;
   const prepared = items.map((item) => ({
     ...item,
     ...prepareStoredHash(item.actionHash, item.privacyMode),
   }));
+  const operator = await operatorKeypair.getSigner();
+  return await recordBatch(context, operator, prepared, { reportProgress, resumeRecordedRoot: false });
+}
+
+/** A batch item whose stored hash (and, in privacy mode, salt) is already fixed. */
+export type PreparedBatchItem = ParsedAction & Readonly<{ storedHash: Uint8Array; salt?: Uint8Array }>;
+
+export type RecordBatchOptions = Readonly<{
+  reportProgress?: ((progress: BatchProgress) => void) | undefined;
+  /**
+   * When the ledger already holds a batch with this root (a previous run recorded it), continue
+   * with its missing leaves instead of sending the root again.
+   */
+  resumeRecordedRoot: boolean;
+}>;
+
+/** The transaction that recorded the batch's root: sent now, or found in the ledger's history. */
+async function recordBatchRoot(
+  context: ClientContext,
+  operator: TransactionSigner,
+  batchAddress: Address,
+  resumeRecordedRoot: boolean,
+  instructions: TransactionToSend["instructions"],
+): Promise<string> {
+  const { programId, commitment } = context.settings;
+  const findRecordingTransaction = async (): Promise<string | null> => {
+    const account = await fetchLedgerAccount(context.rpc, batchAddress, commitment);
+    if (account === null || account.owner !== programId) return null;
+    const [first] = await successfulSignatures(context.rpc, batchAddress, commitment, undefined);
+    return first ?? null;
+  };
+  if (resumeRecordedRoot) {
+    const recordedBy = await findRecordingTransaction();
+    if (recordedBy !== null) return recordedBy;
+  }
+  try {
+    const commit = await withRegisteredAgent(context, context.agent.address, () =>
+      sendAndConfirmTransaction(context.sendSettings, { feePayer: operator, instructions }),
+    );
+    return commit.signature;
+  } catch (error) {
+    // A send that landed although its confirmation was lost: the root is there, do not fail on it.
+    if (!resumeRecordedRoot || !isAbasError(error, ABAS_PROGRAM__DUPLICATE_BATCH)) throw error;
+    const recordedBy = await findRecordingTransaction();
+    if (recordedBy === null) throw error;
+    return recordedBy;
+  }
+}
+
+/**
+ * Records a batch of prepared items under one signed Merkle root, then publishes the leaves the
+ * ledger lacks. The agent's Ed25519 signature is deterministic, so the same items always give the
+ * same root, signature and receipts: with `resumeRecordedRoot` this is safe to run again.
+ */
+export async function recordBatch(
+  context: ClientContext,
+  operator: TransactionSigner,
+  prepared: readonly PreparedBatchItem[],
+  { reportProgress, resumeRecordedRoot }: RecordBatchOptions,
+): Promise<BatchAttestationResult> {
+  const { programId, rpcUrl } = context.settings;
+  const agent = context.agent.address;
+  const itemCount = prepared.length;
   const leaves: LeafData[] = prepared.map(({ actionType, privacyMode, storedHash }) => ({
     actionType,
     privacyMode,
@@ -99,23 +164,24 @@ export async function batchAttest(
   const leafHashes = leaves.map(computeLeafHash);
   const merkleRoot = computeMerkleRoot(leafHashes);
   // The tightest mask: the items' own types, which must all be allowed by the agent's policy.
-  const actionTypes = actionTypesMask(items.map((item) => item.actionType));
+  const actionTypes = actionTypesMask(prepared.map((item) => item.actionType));
   const message = buildBatchMessage({ programId, agent, itemCount, actionTypes, merkleRoot });
-  const [operator, agentSignature] = await Promise.all([
-    operatorKeypair.getSigner(),
-    signWithAgent(context, message),
-  ]);
+  const agentSignature = await signWithAgent(context, message);
   const instructions = [
     buildEd25519VerifyInstruction({ publicKey: agent, signature: agentSignature, message }),
     await buildAttestBatchInstruction({ programId, operator, agent, itemCount, actionTypes, merkleRoot }),
   ];
-  const commit = await withRegisteredAgent(context, agent, () =>
-    sendAndConfirmTransaction(context.sendSettings, { feePayer: operator, instructions }),
+  const { address: batchAddress } = await deriveBatchAddress(programId, agent, merkleRoot);
+  const commitSignature = await recordBatchRoot(
+    context,
+    operator,
+    batchAddress,
+    resumeRecordedRoot,
+    instructions,
   );
 
-  const { address: batchAddress } = await deriveBatchAddress(programId, agent, merkleRoot);
   const recorded = decodeBatchAccount(await fetchRecordedAccount(context, batchAddress));
-  const explorerUrl = getTransactionExplorerUrl(commit.signature, rpcUrl);
+  const explorerUrl = getTransactionExplorerUrl(commitSignature, rpcUrl);
   const merkleRootHex = bytesToHex(merkleRoot);
   const batchActionTypes = actionTypesFromMask(actionTypes).map(getActionTypeName);
   const receipts: BatchItemReceipt[] = prepared.map((item, index) => ({
@@ -135,20 +201,20 @@ export async function batchAttest(
     agent,
     operator: operator.address,
     agentSignature: signatureToBase58(agentSignature),
-    txSignature: commit.signature,
+    txSignature: commitSignature,
     explorerUrl,
     slot: Number(recorded.slot),
     timestamp: Number(recorded.timestamp),
   }));
-  reportProgress?.({ stage: "root-recorded", txSignature: commit.signature, leavesPublished: 0, itemCount });
+  let leavesPublished = recorded.leavesPublished;
+  reportProgress?.({ stage: "root-recorded", txSignature: commitSignature, leavesPublished, itemCount });
 
-  let leavesPublished = 0;
   let leafTransactions: string[];
   try {
     leafTransactions = await publishBatchLeaves(context, operator, {
       merkleRoot,
       leaves,
-      fromIndex: 0,
+      fromIndex: leavesPublished,
       onChunkPublished: (txSignature, published) => {
         leavesPublished = published;
         reportProgress?.({ stage: "leaves-published", txSignature, leavesPublished, itemCount });
@@ -157,7 +223,7 @@ export async function batchAttest(
   } catch (error) {
     throw new AbasError(ABAS_RUNTIME__BATCH_LEAVES_NOT_PUBLISHED, {
       batchAddress,
-      commitSignature: commit.signature,
+      commitSignature: commitSignature,
       leavesPublished,
       itemCount,
       receipts,
@@ -165,7 +231,7 @@ export async function batchAttest(
     });
   }
   return {
-    txSignature: commit.signature,
+    txSignature: commitSignature,
     explorerUrl,
     batchAddress,
     merkleRoot: merkleRootHex,

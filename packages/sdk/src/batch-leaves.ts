@@ -40,7 +40,7 @@ const SIGNATURES_PER_PAGE = 1000;
 const historyCommitment = (commitment: Commitment) => (commitment === "processed" ? "confirmed" : commitment);
 
 /** Every successful transaction that names the batch, oldest first. */
-async function successfulSignatures(
+export async function successfulSignatures(
   rpc: Rpc<SolanaRpcApi>,
   batchAddress: Address,
   commitment: Commitment,

@@ -1,7 +1,11 @@
-import type { Rpc, SolanaRpcApi } from "@solana/kit";
+import { createSolanaRpc, type Rpc, type SolanaRpcApi } from "@solana/kit";
 
-import type { ResolvedClientSettings } from "./client-config.js";
-import type { PreparedKeypair } from "./keypair.js";
+import {
+  resolveClientSettings,
+  type AttestationClientConfig,
+  type ResolvedClientSettings,
+} from "./client-config.js";
+import { prepareKeypair, type PreparedKeypair } from "./keypair.js";
 import type { SendSettings } from "./send-transaction.js";
 
 /** What every operation of the client needs: the RPC, the checked settings, the agent's key. */
@@ -11,3 +15,24 @@ export type ClientContext = Readonly<{
   sendSettings: SendSettings;
   agent: PreparedKeypair;
 }>;
+
+/** Checks the whole configuration, the agent's key included, without touching the network. */
+export function createClientContext(config: AttestationClientConfig): ClientContext {
+  const settings = resolveClientSettings(config);
+  const agent = prepareKeypair(config.agentKeypair, "agentKeypair");
+  const rpc = createSolanaRpc(settings.rpcUrl);
+  return {
+    rpc,
+    settings,
+    agent,
+    sendSettings: {
+      rpc,
+      programId: settings.programId,
+      commitment: settings.commitment,
+      priorityFeeMicroLamports: settings.priorityFeeMicroLamports,
+      computeUnitMargin: settings.computeUnitMargin,
+      confirmationTimeoutMs: settings.confirmationTimeoutMs,
+      maxSendAttempts: settings.maxSendAttempts,
+    },
+  };
+}

@@ -1,15 +1,11 @@
-import { createSolanaRpc, type Address } from "@solana/kit";
+import type { Address } from "@solana/kit";
 
 import { fetchAgentAccount } from "./agent-registration.js";
 import { attest, type AttestInput } from "./attest.js";
 import { batchAttest, type BatchAttestInput } from "./batch-attest.js";
 import { canonicalize } from "./canonicalize.js";
-import {
-  resolveClientSettings,
-  type AttestationClientConfig,
-  type ResolvedClientSettings,
-} from "./client-config.js";
-import type { ClientContext } from "./client-context.js";
+import type { AttestationClientConfig, ResolvedClientSettings } from "./client-config.js";
+import { createClientContext, type ClientContext } from "./client-context.js";
 import { completeBatch, type CompleteBatchInput, type CompleteBatchResult } from "./complete-batch.js";
 import {
   findAttestation,
@@ -19,7 +15,6 @@ import {
 } from "./find-attestation.js";
 import { hashAction } from "./hash-action.js";
 import { parseAddress } from "./input-validation.js";
-import { prepareKeypair } from "./keypair.js";
 import type { AttestationReceipt, BatchAttestationResult, Receipt } from "./receipts.js";
 import { toAgentRecord, type AgentRecord, type AttestationRecord, type BatchRecord } from "./records.js";
 import { registerAgent, type AgentTransactionResult, type RegisterAgentInput } from "./register-agent.js";
@@ -41,23 +36,7 @@ export class AttestationClient {
 
   /** Checks the whole configuration, the agent's key included, without touching the network. */
   constructor(config: AttestationClientConfig) {
-    const settings = resolveClientSettings(config);
-    const agent = prepareKeypair(config.agentKeypair, "agentKeypair");
-    const rpc = createSolanaRpc(settings.rpcUrl);
-    this.#context = {
-      rpc,
-      settings,
-      agent,
-      sendSettings: {
-        rpc,
-        programId: settings.programId,
-        commitment: settings.commitment,
-        priorityFeeMicroLamports: settings.priorityFeeMicroLamports,
-        computeUnitMargin: settings.computeUnitMargin,
-        confirmationTimeoutMs: settings.confirmationTimeoutMs,
-        maxSendAttempts: settings.maxSendAttempts,
-      },
-    };
+    this.#context = createClientContext(config);
   }
 
   /** SHA-256 of the payload string's UTF-8 bytes, as 64 lowercase hex characters. */

@@ -10,6 +10,11 @@ import { findLoneSurrogate } from "./well-formed-text.js";
  * always give the same hash.
  */
 export async function hashAction(payload: string): Promise<string> {
+  return await Promise.resolve(hashActionNow(payload));
+}
+
+/** `hashAction` without the promise, for hot paths that must not yield (the attestor's `record`). */
+export function hashActionNow(payload: string): string {
   if (typeof payload !== "string") {
     throw new AbasError(ABAS_SDK__INVALID_ACTION_PAYLOAD, {
       reason: `expected the serialized payload as a string, got ${payload === null ? "null" : typeof payload}`,

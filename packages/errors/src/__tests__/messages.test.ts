@@ -1,7 +1,13 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
-import { ABAS_SDK__INVALID_BYTE_LENGTH, ABAS_SDK__EMPTY_MERKLE_TREE } from "../codes.js";
+import {
+  ABAS_RUNTIME__ATTESTOR_BATCH_FAILED,
+  ABAS_SDK__ATTESTOR_QUEUE_FULL,
+  ABAS_SDK__ATTESTOR_QUEUE_LOCKED,
+  ABAS_SDK__INVALID_BYTE_LENGTH,
+  ABAS_SDK__EMPTY_MERKLE_TREE,
+} from "../codes.js";
 import { getAbasErrorMessage } from "../format-message.js";
 import { AbasErrorMessages } from "../messages.js";
 import { ALL_CODES } from "./all-codes.js";
@@ -41,5 +47,27 @@ describe("error messages", () => {
 
   it("formats a code without context as its plain message", () => {
     assert.equal(getAbasErrorMessage(ABAS_SDK__EMPTY_MERKLE_TREE), "A Merkle tree needs at least one leaf");
+  });
+
+  it("tells an attestor's user what to do about its queue", () => {
+    // Given the attestor's errors with their context
+    // Then each message names the queue and the way out
+    assert.equal(
+      getAbasErrorMessage(ABAS_SDK__ATTESTOR_QUEUE_FULL, { queueDir: "/q", maxQueuedActions: 10 }),
+      "The attestor of /q already holds 10 actions that are not yet confirmed; the ledger is slower than the agent, wait for flush() or raise maxQueuedActions",
+    );
+    assert.equal(
+      getAbasErrorMessage(ABAS_SDK__ATTESTOR_QUEUE_LOCKED, { queueDir: "/q", lockFile: "/q/lock", pid: 42 }),
+      "The queue /q is in use by process 42; one attestor at a time may own a queue (delete /q/lock only if that process is not an attestor)",
+    );
+    assert.match(
+      getAbasErrorMessage(ABAS_RUNTIME__ATTESTOR_BATCH_FAILED, {
+        queueDir: "/q",
+        batchId: 3,
+        itemCount: 100,
+        attempts: 5,
+      }),
+      /^Batch 3 of the attestor of \/q \(100 actions\) failed 5 times; it stays in the queue/,
+    );
   });
 });

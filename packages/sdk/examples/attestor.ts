@@ -1,0 +1,48 @@
+/**
+ * The durable attestor: record every action of an agent on its hot path, get each action's own
+ * receipt once its batch is on the ledger.
+ *
+ *   npm start -w @abas/ledger            # a local ledger on http://127.0.0.1:8899 (another terminal)
+ *   npm run example:attestor -w @abas/sdk
+ *
+ * RPC_URL and PROGRAM_ID point it at another ledger and deployment (default: the local ledger's).
+ */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+import { AttestationClient, verifyReceipt } from "@abas/sdk";
+import { Attestor } from "@abas/sdk/attestor";
+import { exampleKeys } from "./example-keys.js";
+
+const rpcUrl = process.env.RPC_URL ?? "http://127.0.0.1:8899";
+const programId = process.env.PROGRAM_ID;
+
+const { agentKeypair, operatorKeypair } = await exampleKeys(rpcUrl);
+await new AttestationClient({ rpcUrl, agentKeypair, programId }).registerAgent({ operatorKeypair });
+
+// One attestor per agent process; its queue directory keeps every recorded action across restarts.
+const attestor = await Attestor.open({
+  client: { rpcUrl, agentKeypair, programId },
+  operatorKeypair,
+  queueDir: mkdtempSync(join(tmpdir(), "abas-queue-")),
+  maxBatchDelayMs: 500,
+  onReceipt: (receipt) => console.log(`  receipt #${receipt.index} of batch ${receipt.batchAddress}`),
+});
+
+// The agent's hot path: record returns at once, the action is already on disk.
+const recorded = ["search", "read", "summarise"].map((tool, step) =>
+  attestor.record({ actionType: "ToolCall", payload: { tool, step } }),
+);
+recorded.push(attestor.record({ actionType: "Decision", payload: { answer: "42" }, privacyMode: true }));
+console.log(`recorded ${recorded.length} actions`, attestor.metrics);
+
+for (const { actionHash, receipt } of recorded) {
+  const itemReceipt = await receipt;
+  const { valid } = await verifyReceipt(itemReceipt, { rpcUrl });
+  console.log(
+    `${actionHash}: item ${itemReceipt.index} of ${itemReceipt.itemCount}, ${valid ? "valid" : "INVALID"}`,
+  );
+}
+await attestor.close();
+console.log("closed", attestor.metrics);

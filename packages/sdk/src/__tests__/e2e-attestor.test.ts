@@ -1,0 +1,283 @@
+/**
+ * The durable attestor against the local ledger and real files: per-action receipts from batches
+ * cut by size and by delay, flush, resume of a batch the ledger already holds, and its named errors.
+ */
+import assert from "node:assert/strict";
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+
+import {
+  ABAS_RUNTIME__AGENT_NOT_REGISTERED,
+  ABAS_RUNTIME__ATTESTOR_BATCH_FAILED,
+  ABAS_SDK__ATTESTOR_CLOSED,
+  ABAS_SDK__ATTESTOR_QUEUE_CORRUPT,
+  ABAS_SDK__ATTESTOR_QUEUE_FULL,
+  ABAS_SDK__ATTESTOR_QUEUE_LOCKED,
+  ABAS_SDK__INVALID_ARGUMENT,
+  isAbasError,
+} from "@abas/errors";
+
+import { ActionType } from "@abas/program-client";
+
+import { Attestor, type AttestorOptions } from "../attestor/index.js";
+import { QUEUE_FILE_NAME } from "../attestor/queue-journal.js";
+import { AttestationClient } from "../client.js";
+import type { BatchItemReceipt } from "../receipts.js";
+import { newSecretKey } from "./support/keys.js";
+import { countLeaves, readAgentBatches } from "./support/ledger-batches.js";
+import { addressOf, fundedSecretKey, startTestLedger, type TestLedger } from "./support/local-ledger.js";
+
+const ACTION_TYPES = ["Transaction", "ToolCall", "Decision", "ModelInvocation"] as const;
+
+describe("Attestor on the local ledger", () => {
+  let ledger: TestLedger;
+  let client: AttestationClient;
+  let agentKeypair: Uint8Array;
+  let operatorKeypair: Uint8Array;
+  const queueDirs: string[] = [];
+
+  const newQueueDir = (): string => {
+    const dir = mkdtempSync(join(tmpdir(), "abas-attestor-"));
+    queueDirs.push(dir);
+    return dir;
+  };
+  const options = (queueDir: string, extra: Partial<AttestorOptions> = {}): AttestorOptions => ({
+    client: { rpcUrl: ledger.rpcUrl, agentKeypair, programId: ledger.programId },
+    operatorKeypair,
+    queueDir,
+    ...extra,
+  });
+
+  before(async () => {
+    ledger = await startTestLedger();
+    agentKeypair = newSecretKey();
+    operatorKeypair = await fundedSecretKey(ledger, 100n * 1_000_000_000n);
+    client = new AttestationClient({ rpcUrl: ledger.rpcUrl, agentKeypair, programId: ledger.programId });
+    await client.registerAgent({ operatorKeypair });
+  });
+  after(async () => {
+    await ledger?.stop();
+    for (const dir of queueDirs) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("gives each of 150 actions its own verified receipt, from a full batch and one cut by delay", async () => {
+    // Given an attestor that cuts batches at 100 actions or after 300 ms
+    const delivered: BatchItemReceipt[] = [];
+    const attestor = await Attestor.open(
+      options(newQueueDir(), { maxBatchDelayMs: 300, onReceipt: (receipt) => delivered.push(receipt) }),
+    );
+    // When 150 actions of every type are recorded, every third in privacy mode
+    const recorded = Array.from({ length: 150 }, (_, index) =>
+      attestor.record({
+        actionType: ACTION_TYPES[index % 4]!,
+        payload: { tool: "search", index, run: "150 actions" },
+        privacyMode: index % 3 === 0,
+      }),
+    );
+    // Then record returned at once: nothing is confirmed yet, everything is on its way
+    assert.equal(attestor.metrics.confirmed, 0);
+    assert.equal(attestor.metrics.queued + attestor.metrics.inFlight, 150);
+    const receipts = await Promise.all(recorded.map((action) => action.receipt));
+    // And each receipt is its own action's, with the hash of its canonical payload
+    for (const [index, receipt] of receipts.entries()) {
+      assert.equal(receipt.actionHash, recorded[index]!.actionHash);
+      assert.equal(
+        receipt.actionHash,
+        await AttestationClient.hashAction(
+          AttestationClient.canonicalize({ tool: "search", index, run: "150 actions" }),
+        ),
+      );
+      assert.equal(receipt.privacyMode, index % 3 === 0);
+      assert.equal(receipt.salt !== undefined, index % 3 === 0);
+    }
+    // And the actions went out as a batch of 100 (cut by size) and one of 50 (cut by delay)
+    assert.deepEqual(
+      [...new Set(receipts.map((receipt) => `${receipt.merkleRoot}:${receipt.itemCount}`))].map((key) =>
+        Number(key.split(":")[1]),
+      ),
+      [100, 50],
+    );
+    // And every receipt verifies against the ledger
+    for (const receipt of receipts) {
+      const verification = await client.verifyReceipt(receipt);
+      assert.equal(verification.valid, true, JSON.stringify(verification));
+    }
+    // And the hook saw every receipt once, and the metrics count them
+    assert.equal(delivered.length, 150);
+    assert.deepEqual(attestor.metrics, {
+      queued: 0,
+      inFlight: 0,
+      batchesInFlight: 0,
+      confirmed: 150,
+      failed: 0,
+    });
+    await attestor.close();
+  });
+
+  it("flush sends a partial batch at once, waits for it, and empties the queue file", async () => {
+    // Given an attestor whose delay would hold a partial batch for an hour
+    const queueDir = newQueueDir();
+    const attestor = await Attestor.open(options(queueDir, { maxBatchDelayMs: 3_600_000 }));
+    const recorded = [1, 2, 3].map((index) =>
+      attestor.record({ actionType: "Decision", payload: `flush ${index}` }),
+    );
+    // When it is flushed
+    await attestor.flush();
+    // Then the three actions are confirmed, in one batch of three
+    assert.equal(attestor.metrics.confirmed, 3);
+    const receipts = await Promise.all(recorded.map((action) => action.receipt));
+    assert.deepEqual(
+      receipts.map((receipt) => [receipt.index, receipt.itemCount]),
+      [
+        [0, 3],
+        [1, 3],
+        [2, 3],
+      ],
+    );
+    // And with nothing left to do, the queue file is empty again
+    assert.equal(readFileSync(join(queueDir, QUEUE_FILE_NAME), "utf8"), "");
+    await attestor.close();
+  });
+
+  it("continues a batch the ledger already holds instead of recording it again", async () => {
+    // Given a batch that an attestor completed...
+    const queueDir = newQueueDir();
+    const first = await Attestor.open(options(queueDir, { maxBatchDelayMs: 0 }));
+    const recorded = [1, 2, 3, 4].map((index) =>
+      first.record({ actionType: "ToolCall", payload: `again ${index}` }),
+    );
+    const original = await Promise.all(recorded.map((action) => action.receipt));
+    await first.close();
+    // ...and a queue that still holds it without its "done" line, as when the process dies right
+    // after the ledger confirmed the batch (a fault injected on purpose: the queue file is written
+    // by hand, in the attestor's format)
+    const queueFile = join(queueDir, QUEUE_FILE_NAME);
+    assert.equal(readFileSync(queueFile, "utf8"), "");
+    writeFileSync(
+      queueFile,
+      [
+        ...original.map((receipt, index) =>
+          JSON.stringify({ a: index + 1, h: receipt.actionHash, t: ActionType.ToolCall, p: 0 }),
+        ),
+        JSON.stringify({ b: 1, ids: [1, 2, 3, 4] }),
+        "",
+      ].join("\n"),
+    );
+    // When a new attestor opens the queue
+    const resumed: BatchItemReceipt[] = [];
+    const second = await Attestor.open(options(queueDir, { onReceipt: (receipt) => resumed.push(receipt) }));
+    await second.flush();
+    await second.close();
+    // Then it delivers the same receipts again, from the same batch transaction
+    assert.deepEqual(
+      resumed.map((receipt) => [receipt.leafHash, receipt.txSignature]),
+      original.map((receipt) => [receipt.leafHash, receipt.txSignature]),
+    );
+    // And the ledger holds that batch once
+    const batches = await readAgentBatches(ledger, client.agentAddress);
+    assert.equal(batches.filter((batch) => batch.merkleRoot === original[0]!.merkleRoot).length, 1);
+    for (const receipt of original) assert.equal(countLeaves(batches).get(receipt.storedHash), 1);
+  });
+
+  it("refuses an action beyond maxQueuedActions with ABAS_SDK__ATTESTOR_QUEUE_FULL, and after close with ABAS_SDK__ATTESTOR_CLOSED", async () => {
+    const attestor = await Attestor.open(
+      options(newQueueDir(), { maxQueuedActions: 2, maxBatchDelayMs: 3_600_000 }),
+    );
+    attestor.record({ actionType: "ToolCall", payload: "full 1" });
+    attestor.record({ actionType: "ToolCall", payload: "full 2" });
+    assert.throws(
+      () => attestor.record({ actionType: "ToolCall", payload: "full 3" }),
+      (error) => isAbasError(error, ABAS_SDK__ATTESTOR_QUEUE_FULL) && error.context.maxQueuedActions === 2,
+    );
+    await attestor.close();
+    assert.equal(attestor.metrics.confirmed, 2);
+    assert.throws(
+      () => attestor.record({ actionType: "ToolCall", payload: "after close" }),
+      (error) => isAbasError(error, ABAS_SDK__ATTESTOR_CLOSED),
+    );
+  });
+
+  it("lets one attestor at a time own a queue: ABAS_SDK__ATTESTOR_QUEUE_LOCKED", async () => {
+    const queueDir = newQueueDir();
+    const owner = await Attestor.open(options(queueDir));
+    await assert.rejects(
+      Attestor.open(options(queueDir)),
+      (error) => isAbasError(error, ABAS_SDK__ATTESTOR_QUEUE_LOCKED) && error.context.pid === process.pid,
+    );
+    await owner.close();
+    // Once closed, the queue can be opened again
+    await (await Attestor.open(options(queueDir))).close();
+  });
+
+  it("drops a torn last line but refuses a damaged queue with ABAS_SDK__ATTESTOR_QUEUE_CORRUPT", async () => {
+    // Given a queue whose last line was cut short (its record call never returned)
+    const queueDir = newQueueDir();
+    const queueFile = join(queueDir, QUEUE_FILE_NAME);
+    appendFileSync(queueFile, '{"a":1,"h":"ab');
+    // Then it opens, with nothing to do
+    const attestor = await Attestor.open(options(queueDir));
+    assert.deepEqual(attestor.metrics, {
+      queued: 0,
+      inFlight: 0,
+      batchesInFlight: 0,
+      confirmed: 0,
+      failed: 0,
+    });
+    await attestor.close();
+    // Given a queue with a damaged line in the middle
+    writeFileSync(queueFile, 'not json\n{"d":1}\n');
+    await assert.rejects(
+      Attestor.open(options(queueDir)),
+      (error) => isAbasError(error, ABAS_SDK__ATTESTOR_QUEUE_CORRUPT) && error.context.line === 1,
+    );
+    // And the failed open left the queue unlocked
+    writeFileSync(queueFile, "");
+    await (await Attestor.open(options(queueDir))).close();
+  });
+
+  it("rejects an action with both payload and actionHash with ABAS_SDK__INVALID_ARGUMENT, writing nothing", async () => {
+    const attestor = await Attestor.open(options(newQueueDir()));
+    assert.throws(
+      () =>
+        attestor.record({
+          actionType: "ToolCall",
+          payload: "x",
+          actionHash: "00".repeat(32),
+        }),
+      (error) =>
+        isAbasError(error, ABAS_SDK__INVALID_ARGUMENT) && error.context.argument === "payload | actionHash",
+    );
+    assert.equal(attestor.metrics.queued, 0);
+    await attestor.close();
+  });
+
+  it("fails a batch that cannot be recorded with ABAS_RUNTIME__ATTESTOR_BATCH_FAILED and keeps it for the next open", async () => {
+    // Given an attestor of an agent nobody registered
+    const queueDir = newQueueDir();
+    const unregistered = { ...options(queueDir, { maxBatchAttempts: 2, retryDelayMs: 10 }) };
+    const attestor = await Attestor.open({
+      ...unregistered,
+      client: { ...unregistered.client, agentKeypair: newSecretKey() },
+    });
+    // When an action is recorded and flushed
+    const { receipt } = attestor.record({ actionType: "ToolCall", payload: "nobody's agent" });
+    await attestor.flush();
+    // Then its receipt rejects with the named error, whose cause says why
+    await assert.rejects(receipt, (error) => {
+      assert.ok(isAbasError(error, ABAS_RUNTIME__ATTESTOR_BATCH_FAILED));
+      assert.equal(error.context.attempts, 2);
+      assert.ok(isAbasError(error.cause, ABAS_RUNTIME__AGENT_NOT_REGISTERED));
+      return true;
+    });
+    assert.equal(attestor.metrics.failed, 1);
+    await attestor.close();
+    // And the batch is still in the queue: the next open sends it again
+    assert.match(readFileSync(join(queueDir, QUEUE_FILE_NAME), "utf8"), /"b":1/);
+    assert.equal(
+      (await readAgentBatches(ledger, await addressOf(agentKeypair))).every((batch) => batch.isComplete),
+      true,
+    );
+  });
+});

@@ -1,0 +1,36 @@
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+import type { AttestorUnderLoadConfig } from "./attestor-under-load.js";
+
+const CHILD_SCRIPT = fileURLToPath(new URL("./attestor-under-load.ts", import.meta.url));
+
+/**
+ * Starts an agent process recording under load (attestor-under-load.ts), kills it with SIGKILL
+ * once it has reported `killAfter` recorded actions, and returns the hashes of every action whose
+ * `record` returned before the kill.
+ */
+export async function killAttestorUnderLoad(
+  config: AttestorUnderLoadConfig,
+  killAfter: number,
+): Promise<string[]> {
+  const child = spawn(process.execPath, ["--import", "tsx", CHILD_SCRIPT], {
+    env: { ...process.env, ABAS_ATTESTOR_UNDER_LOAD: JSON.stringify(config) },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  let output = "";
+  let killed = false;
+  child.stdout.setEncoding("utf8");
+  child.stdout.on("data", (chunk: string) => {
+    output += chunk;
+    if (!killed && output.split("\n").length - 1 >= killAfter) {
+      killed = true;
+      child.kill("SIGKILL");
+    }
+  });
+  await exited;
+  if (!killed) throw new Error(`the agent process exited before it recorded ${killAfter} actions`);
+  // Only whole lines: a line cut by the kill was not fully reported.
+  return output.split("\n").slice(0, -1);
+}

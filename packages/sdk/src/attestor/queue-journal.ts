@@ -1,0 +1,231 @@
+/**
+ * The attestor's on-disk queue: one append-only file of JSON lines. An action line is written
+ * before `record` returns; a batch line fixes which actions form a batch before anything is sent,
+ * so a restart sends exactly the same batch (same items, salts and so Merkle root) again; a done
+ * line closes a batch once its root and every leaf are on the ledger.
+ */
+import {
+  closeSync,
+  existsSync,
+  fdatasyncSync,
+  fsyncSync,
+  ftruncateSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
+import { join } from "node:path";
+
+import { ABAS_SDK__ATTESTOR_QUEUE_CORRUPT, AbasError } from "@abas/errors";
+
+/** One recorded action as the queue keeps it: everything needed to rebuild its leaf. */
+export type QueuedAction = Readonly<{
+  id: number;
+  /** 64 hex characters. */
+  actionHash: string;
+  actionType: number;
+  privacyMode: boolean;
+  /** Privacy mode only: the salt chosen at record time, 64 hex characters. */
+  salt?: string;
+}>;
+
+/** A batch cut from the queue: its actions in leaf order. */
+export type QueuedBatch = Readonly<{ id: number; actionIds: readonly number[] }>;
+
+/** What a queue still has to do, read back from its file. */
+export type QueueBacklog = Readonly<{
+  /** Actions in no batch yet, in the order they were recorded. */
+  unbatched: QueuedAction[];
+  /** Batches without a done line, each with its actions. */
+  openBatches: Array<{ batch: QueuedBatch; actions: QueuedAction[] }>;
+  nextActionId: number;
+  nextBatchId: number;
+}>;
+
+/**
+ * When `record` returns: "fsync" (default) after the action line is flushed to the disk, so it
+ * survives a power loss; "write" once the line is in the operating system's file cache, which a
+ * killed or crashed process cannot lose (the file is then flushed at least every `syncIntervalMs`).
+ */
+export type QueueDurability = "fsync" | "write";
+
+type JournalLine =
+  { a: number; h: string; t: number; p: 0 | 1; s?: string } | { b: number; ids: number[] } | { d: number };
+
+export const QUEUE_FILE_NAME = "queue.jsonl";
+
+function toLine(entry: JournalLine): string {
+  return `${JSON.stringify(entry)}\n`;
+}
+
+function actionLine(action: QueuedAction): JournalLine {
+  return {
+    a: action.id,
+    h: action.actionHash,
+    t: action.actionType,
+    p: action.privacyMode ? 1 : 0,
+    ...(action.salt === undefined ? {} : { s: action.salt }),
+  };
+}
+
+function parseJournalLine(text: string): JournalLine | undefined {
+  try {
+    const value = JSON.parse(text) as unknown;
+    if (typeof value !== "object" || value === null) return undefined;
+    const entry = value as Record<string, unknown>;
+    if (typeof entry.a === "number" && typeof entry.h === "string" && typeof entry.t === "number")
+      return entry as JournalLine;
+    if (typeof entry.b === "number" && Array.isArray(entry.ids)) return entry as JournalLine;
+    if (typeof entry.d === "number") return entry as JournalLine;
+    return undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Replays the file. A torn last line (the process died while writing it) is dropped. */
+export function readQueueBacklog(queueFile: string): QueueBacklog {
+  const text = existsSync(queueFile) ? readFileSync(queueFile, "utf8") : "";
+  const lines = text.split("\n");
+  // The text after the last newline was never a complete line: its record call did not return.
+  lines.pop();
+  const actions = new Map<number, QueuedAction>();
+  const batches = new Map<number, QueuedBatch>();
+  const batched = new Set<number>();
+  const done = new Set<number>();
+  let nextActionId = 1;
+  let nextBatchId = 1;
+  lines.forEach((line, index) => {
+    const entry = parseJournalLine(line);
+    if (entry === undefined) {
+      throw new AbasError(ABAS_SDK__ATTESTOR_QUEUE_CORRUPT, {
+        queueFile,
+        line: index + 1,
+        reason: "not a queue entry",
+      });
+    }
+    if ("a" in entry) {
+      actions.set(entry.a, {
+        id: entry.a,
+        actionHash: entry.h,
+        actionType: entry.t,
+        privacyMode: entry.p === 1,
+        ...(entry.s === undefined ? {} : { salt: entry.s }),
+      });
+      nextActionId = Math.max(nextActionId, entry.a + 1);
+    } else if ("b" in entry) {
+      batches.set(entry.b, { id: entry.b, actionIds: entry.ids });
+      for (const id of entry.ids) batched.add(id);
+      nextBatchId = Math.max(nextBatchId, entry.b + 1);
+    } else {
+      done.add(entry.d);
+    }
+  });
+  const actionOf = (id: number, batchId: number): QueuedAction => {
+    const action = actions.get(id);
+    if (action !== undefined) return action;
+    throw new AbasError(ABAS_SDK__ATTESTOR_QUEUE_CORRUPT, {
+      queueFile,
+      line: lines.length,
+      reason: `batch ${batchId} names action ${id}, which the queue does not hold`,
+    });
+  };
+  return {
+    unbatched: [...actions.values()].filter((action) => !batched.has(action.id)),
+    openBatches: [...batches.values()]
+      .filter((batch) => !done.has(batch.id))
+      .map((batch) => ({ batch, actions: batch.actionIds.map((id) => actionOf(id, batch.id)) })),
+    nextActionId,
+    nextBatchId,
+  };
+}
+
+/** Makes a rename or a new file in `dir` durable. */
+function syncDirectory(dir: string): void {
+  const fd = openSync(dir, "r");
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The queue file of a directory, opened for appending. Opening rewrites it with only what is
+ * still to do (to a temporary file, then renamed), so it does not grow without end.
+ */
+export class QueueJournal {
+  readonly #fd: number;
+  readonly #durability: QueueDurability;
+  #unsynced = false;
+
+  private constructor(fd: number, durability: QueueDurability) {
+    this.#fd = fd;
+    this.#durability = durability;
+  }
+
+  static open(
+    queueDir: string,
+    durability: QueueDurability,
+  ): { journal: QueueJournal; backlog: QueueBacklog } {
+    const queueFile = join(queueDir, QUEUE_FILE_NAME);
+    const backlog = readQueueBacklog(queueFile);
+    const compacted = [
+      ...backlog.openBatches.flatMap(({ batch, actions }) => [
+        ...actions.map((action) => toLine(actionLine(action))),
+        toLine({ b: batch.id, ids: [...batch.actionIds] }),
+      ]),
+      ...backlog.unbatched.map((action) => toLine(actionLine(action))),
+    ].join("");
+    const temporaryFile = `${queueFile}.tmp`;
+    writeFileSync(temporaryFile, compacted, { flush: true });
+    renameSync(temporaryFile, queueFile);
+    syncDirectory(queueDir);
+    return { journal: new QueueJournal(openSync(queueFile, "a"), durability), backlog };
+  }
+
+  /** Appends the action; with "fsync" durability it is on the disk when this returns. */
+  appendAction(action: QueuedAction): void {
+    this.#append(toLine(actionLine(action)), this.#durability === "fsync");
+  }
+
+  /** Fixes a batch's actions, always flushed to the disk: it must exist before the batch is sent. */
+  appendBatch(batch: QueuedBatch): void {
+    this.#append(toLine({ b: batch.id, ids: [...batch.actionIds] }), true);
+  }
+
+  appendBatchDone(batchId: number): void {
+    this.#append(toLine({ d: batchId }), false);
+  }
+
+  /** Empties the file: only when nothing is queued or in flight, so it holds nothing still to do. */
+  truncate(): void {
+    ftruncateSync(this.#fd, 0);
+    fdatasyncSync(this.#fd);
+    this.#unsynced = false;
+  }
+
+  /** Flushes what "write" durability or a done line left in the file cache. */
+  sync(): void {
+    if (!this.#unsynced) return;
+    fdatasyncSync(this.#fd);
+    this.#unsynced = false;
+  }
+
+  close(): void {
+    this.sync();
+    closeSync(this.#fd);
+  }
+
+  #append(line: string, flush: boolean): void {
+    writeSync(this.#fd, line);
+    if (flush) {
+      fdatasyncSync(this.#fd);
+      this.#unsynced = false;
+    } else {
+      this.#unsynced = true;
+    }
+  }
+}
