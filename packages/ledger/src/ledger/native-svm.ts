@@ -8,8 +8,15 @@ import type { LiteSvm } from "litesvm/dist/internal.js";
 
 export type NativeSvm = LiteSvm;
 
+/** The binding inside a `LiteSVM`; it is not part of litesvm's public interface, so its absence is named. */
 export function nativeSvm(svm: LiteSVM): NativeSvm {
-  return (svm as unknown as { inner: NativeSvm }).inner;
+  const inner = (svm as unknown as { inner?: NativeSvm }).inner;
+  if (inner === undefined || typeof inner.sendLegacyTransaction !== "function") {
+    throw new Error(
+      "This litesvm version has no native binding at LiteSVM.inner; install the litesvm version in package-lock.json",
+    );
+  }
+  return inner;
 }
 
 /** Executes wire bytes of either version, as `LiteSVM.sendTransaction` does after re-encoding. */
