@@ -19,6 +19,7 @@ import {
 import type { Address, Commitment, Rpc, Signature, SolanaRpcApi } from "@solana/kit";
 
 import { fetchLedgerAccount } from "./ledger-accounts.js";
+import { historyCommitment } from "./history-commitment.js";
 import { sendRpcRequest } from "./rpc-request.js";
 
 export type LedgerBatch = Readonly<{
@@ -35,9 +36,6 @@ export type FetchBatchLeavesInput = Readonly<{
 
 /** Signatures per `getSignaturesForAddress` page: the RPC maximum. */
 const SIGNATURES_PER_PAGE = 1000;
-
-/** Transaction history is only kept for confirmed and finalized transactions. */
-const historyCommitment = (commitment: Commitment) => (commitment === "processed" ? "confirmed" : commitment);
 
 /** Every successful transaction that names the batch, oldest first. */
 export async function successfulSignatures(

@@ -50,6 +50,7 @@ import {
 } from "@solana/kit";
 
 import { parseCommitment, parseRpcUrl } from "./client-config.js";
+import { historyCommitment } from "./history-commitment.js";
 import { fetchLedgerAccount } from "./ledger-accounts.js";
 import {
   parseReceipt,
@@ -324,7 +325,7 @@ async function checkTransaction(
     rpc.getTransaction(receipt.txSignature, {
       encoding: "json",
       maxSupportedTransactionVersion: 0,
-      commitment: commitment === "processed" ? "confirmed" : commitment,
+      commitment: historyCommitment(commitment),
     }),
   );
   if (found === null)

@@ -19,6 +19,7 @@ import {
 import { bytesToHex, deriveAgentAddress, deriveAttestationAddress, hexToBytes } from "@abas/program-client";
 import type { Address, Signature } from "@solana/kit";
 
+import { historyCommitment } from "../history-commitment.js";
 import { fetchLedgerAccount } from "../ledger-accounts.js";
 import { sendRpcRequest } from "../rpc-request.js";
 import type { IndexedAttestationRef } from "./attestation-index.js";
@@ -133,7 +134,7 @@ async function inTransaction(
     context.rpc.getTransaction(signature, {
       encoding: "json",
       maxSupportedTransactionVersion: 0,
-      commitment: context.commitment === "processed" ? "confirmed" : context.commitment,
+      commitment: historyCommitment(context.commitment),
     }),
     context.abortSignal,
   );

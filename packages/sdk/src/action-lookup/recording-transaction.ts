@@ -1,5 +1,6 @@
 import type { Address, Signature } from "@solana/kit";
 
+import { historyCommitment } from "../history-commitment.js";
 import { sendRpcRequest } from "../rpc-request.js";
 import type { LookupContext } from "./lookup-context.js";
 
@@ -15,7 +16,7 @@ export async function findRecordingTransaction(
   const entries = await sendRpcRequest(
     "getSignaturesForAddress",
     context.rpc.getSignaturesForAddress(address, {
-      commitment: context.commitment === "processed" ? "confirmed" : context.commitment,
+      commitment: historyCommitment(context.commitment),
       limit: 1000,
     }),
     context.abortSignal,
