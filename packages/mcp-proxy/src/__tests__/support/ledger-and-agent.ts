@@ -24,7 +24,7 @@ export type LedgerAndAgent = Readonly<{
 }>;
 
 /** A fresh Solana secret key: 32-byte seed then 32-byte public key, as `solana-keygen` writes it. */
-function newSecretKey(): Uint8Array {
+export function newSecretKey(): Uint8Array {
   const { privateKey, publicKey } = generateKeyPairSync("ed25519");
   const pkcs8 = privateKey.export({ format: "der", type: "pkcs8" });
   const spki = publicKey.export({ format: "der", type: "spki" });
