@@ -11,6 +11,7 @@ import {
   ABAS_SDK__MCP_SERVER_NOT_STARTED,
   ABAS_SDK__TOOL_CALL_NOT_RECORDED,
   AbasError,
+  getAbasErrorCodeName,
   isAbasError,
 } from "@abas/errors";
 import { canonicalize, hashActionNow, loadKeypair } from "@abas/sdk";
@@ -49,7 +50,14 @@ function notRecordedResponse(line: Buffer, call: ToolCallAction, error: unknown)
     `${JSON.stringify({
       jsonrpc: "2.0",
       id,
-      error: { code: -32603, message: named.message, data: { abasError: named.context.__code } },
+      error: {
+        code: -32603,
+        message: named.message,
+        data: {
+          code: ABAS_SDK__TOOL_CALL_NOT_RECORDED,
+          codeName: getAbasErrorCodeName(ABAS_SDK__TOOL_CALL_NOT_RECORDED),
+        },
+      },
     })}\n`,
   );
 }

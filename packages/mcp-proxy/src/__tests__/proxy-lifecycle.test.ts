@@ -12,7 +12,8 @@ import { isAbasError, ABAS_SDK__INVALID_PROXY_CONFIG } from "@abas/errors";
 
 import { parseProxyConfig } from "../proxy-config.js";
 import { newSecretKey } from "./support/ledger-and-agent.js";
-import { startProxy } from "./support/run-proxy.js";
+import { EVERYTHING_SERVER } from "./support/proxy-process.js";
+import { startProxy, waitForLine } from "./support/run-proxy.js";
 
 describe("abas-mcp-proxy as a process", () => {
   let dir: string;
@@ -100,6 +101,49 @@ describe("abas-mcp-proxy as a process", () => {
     assert.match(run.stderr(), /ABAS_SDK__INVALID_PROXY_CONFIG/);
     assert.match(run.stderr(), /Usage: abas-mcp-proxy/);
     assert.equal(run.stdout(), "");
+  });
+
+  it("refuses a queue folder another proxy owns: ABAS_SDK__ATTESTOR_QUEUE_LOCKED", async () => {
+    // Given a proxy running on the queue folder
+    const server = [process.execPath, "-e", "setInterval(() => {}, 1000); console.error('ready')"];
+    const first = startProxy(options, server);
+    await new Promise<void>((resolve) =>
+      first.child.stderr.on("data", (chunk: Buffer) => chunk.includes("ready") && resolve()),
+    );
+    // When a second one is started on the same folder
+    const second = startProxy(options, server);
+    const { code } = await second.exited;
+    first.child.kill("SIGTERM");
+    await first.exited;
+    // Then it stops, naming the proxy that owns the queue
+    assert.equal(code, 1);
+    assert.match(second.stderr(), new RegExp(`ABAS_SDK__ATTESTOR_QUEUE_LOCKED: .*${first.child.pid}`));
+  });
+
+  it("withholds the result of a call it cannot record: a JSON-RPC error naming ABAS_SDK__TOOL_CALL_NOT_RECORDED", async () => {
+    // Given server-everything behind the proxy
+    const run = startProxy(options, [process.execPath, EVERYTHING_SERVER, "stdio"]);
+    run.child.stdin.write(
+      '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}\n',
+    );
+    await waitForLine(run, '"id":1');
+    // When a call's arguments hold text that has no UTF-8 form (a lone surrogate), which no action hash can cover
+    run.child.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
+    run.child.stdin.write(
+      '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"message":"\\ud800"}}}\n',
+    );
+    const response = JSON.parse(await waitForLine(run, '"id":2')) as {
+      result?: unknown;
+      error?: { code: number; message: string; data: { codeName: string } };
+    };
+    run.child.stdin.end();
+    await run.exited;
+    // Then the host gets an error instead of the unrecorded result, and the proxy says why on stderr
+    assert.equal(response.result, undefined);
+    assert.equal(response.error?.code, -32603);
+    assert.equal(response.error?.data.codeName, "ABAS_SDK__TOOL_CALL_NOT_RECORDED");
+    assert.match(response.error?.message ?? "", /The call of tool echo could not be recorded/);
+    assert.match(run.stderr(), /tool echo: not recorded/);
   });
 
   it("takes options from flags first, then the environment, then defaults", () => {
