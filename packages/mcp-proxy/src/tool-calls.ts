@@ -28,6 +28,12 @@ export class ToolCallTracker {
   /** Notes the `tools/call` requests in a line the host sent. */
   fromHost(line: Buffer, now = new Date()): void {
     for (const message of parseMessages(line)) {
+      if (message.method === "notifications/cancelled") {
+        // The server need not answer a cancelled request: nothing to record, nothing to keep.
+        const cancelled = idKey((message.params as { requestId?: unknown } | undefined)?.requestId);
+        if (cancelled !== undefined) this.#pending.delete(cancelled);
+        continue;
+      }
       const key = idKey(message.id);
       if (message.method !== "tools/call" || key === undefined) continue;
       const params = (message.params ?? {}) as Record<string, unknown>;
