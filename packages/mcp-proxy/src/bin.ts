@@ -5,16 +5,17 @@
  */
 import { constants } from "node:os";
 
-import { getAbasErrorCodeName, isAbasError } from "@abas/errors";
+import { isAbasError } from "@abas/errors";
 
 import { parseProxyConfig, PROXY_USAGE } from "./proxy-config.js";
-import { runProxy } from "./proxy.js";
+import { describeError, runProxy } from "./proxy.js";
 
 const log = (line: string): void => void process.stderr.write(`abas-mcp-proxy: ${line}\n`);
 
 function fail(error: unknown): never {
-  if (isAbasError(error)) log(`${getAbasErrorCodeName(error.context.__code)}: ${error.message}`);
-  else log(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  log(
+    isAbasError(error) || !(error instanceof Error) ? describeError(error) : (error.stack ?? error.message),
+  );
   process.exit(1);
 }
 

@@ -62,6 +62,14 @@ function notRecordedResponse(line: Buffer, call: ToolCallAction, error: unknown)
   );
 }
 
+/** `CODE_NAME: message`, with the cause's own code when it has one (why a batch failed). */
+export function describeError(error: unknown): string {
+  if (!isAbasError(error)) return error instanceof Error ? error.message : String(error);
+  const text = `${getAbasErrorCodeName(error.context.__code)}: ${error.message}`;
+  const cause = (error.context as { cause?: unknown }).cause ?? error.cause;
+  return cause === undefined ? text : `${text} (cause: ${describeError(cause)})`;
+}
+
 export async function runProxy(config: ProxyConfig, streams: ProxyStreams): Promise<ServerExit> {
   const { log } = streams;
   const agent = await loadKeypair(config.agentKeypair, "agentKeypair");
@@ -98,7 +106,14 @@ export async function runProxy(config: ProxyConfig, streams: ProxyStreams): Prom
   const record = (call: ToolCallAction): void => {
     const actionHash = hashActionNow(canonicalize(call));
     calls.append(actionHash, call);
-    attestor.record({ actionType: "ToolCall", actionHash, privacyMode: config.privacyMode });
+    const { receipt } = attestor.record({
+      actionType: "ToolCall",
+      actionHash,
+      privacyMode: config.privacyMode,
+    });
+    receipt.catch((error: unknown) =>
+      log(`tool ${call.tool}: ${describeError(error)}; the call stays in ${queueDir} for the next start`),
+    );
   };
 
   const server = spawn(config.command, config.args, { stdio: ["pipe", "pipe", "inherit"] });
@@ -141,7 +156,7 @@ export async function runProxy(config: ProxyConfig, streams: ProxyStreams): Prom
         try {
           record(call);
         } catch (error) {
-          log(`tool ${call.tool}: not recorded: ${isAbasError(error) ? error.message : String(error)}`);
+          log(`tool ${call.tool}: not recorded: ${describeError(error)}`);
           line = notRecordedResponse(line, call, error);
         }
       }

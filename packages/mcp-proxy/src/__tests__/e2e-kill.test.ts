@@ -5,12 +5,12 @@
  * And closing stdin shuts the proxy down only after what it recorded is on the ledger.
  */
 import assert from "node:assert/strict";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 
 import { verifyReceiptFile } from "../receipts-folder.js";
-import { startLedgerWithAgent, type LedgerAndAgent } from "./support/ledger-and-agent.js";
+import { newSecretKey, startLedgerWithAgent, type LedgerAndAgent } from "./support/ledger-and-agent.js";
 import { connectClient, EVERYTHING_SERVER, proxyCommand, proxyOptions } from "./support/proxy-process.js";
 import { agentBatchesOnLedger, waitForReceipts } from "./support/receipts.js";
 import { startProxy, waitForLine } from "./support/run-proxy.js";
@@ -117,5 +117,40 @@ describe("abas-mcp-proxy killed, restarted, and shut down", () => {
     assert.deepEqual(entry!.call?.arguments, { message: "café", z: 1.5, a: [] });
     assert.equal(entry!.call?.tool, "echo");
     await verifyReceiptFile(entry!, setup.rpcUrl);
+  });
+
+  it("names a batch the ledger refuses (an agent never registered) on stderr, and keeps its calls queued", async () => {
+    // Given a proxy whose agent key was never registered
+    const unregistered = join(setup.workDir, "unregistered-agent.json");
+    writeFileSync(unregistered, JSON.stringify([...newSecretKey()]));
+    const dirs = {
+      queueDir: join(setup.workDir, "queue-refused"),
+      receiptsDir: join(setup.workDir, "receipts-refused"),
+    };
+    const run = startProxy(
+      [...proxyOptions(setup, dirs), "--agent-keypair", unregistered, "--max-batch-delay-ms", "3600000"],
+      everything,
+    );
+    // When a tool is called and stdin closes
+    run.child.stdin.write(
+      '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}\n',
+    );
+    await waitForLine(run, '"id":1');
+    run.child.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
+    run.child.stdin.write(
+      '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"message":"refused"}}}\n',
+    );
+    await waitForLine(run, '"id":2');
+    run.child.stdin.end();
+    await run.exited;
+    // Then stderr names the failed batch and its cause, and no receipt was saved
+    assert.match(
+      run.stderr(),
+      /tool echo: ABAS_RUNTIME__ATTESTOR_BATCH_FAILED: .*\(cause: ABAS_[A-Z_]+__[A-Z_]+/,
+    );
+    assert.match(run.stderr(), /the call stays in .*queue-refused for the next start/);
+    assert.equal(existsSync(dirs.receiptsDir) ? readdirSync(dirs.receiptsDir).length : 0, 0);
+    // And the call is still in the queue folder
+    assert.match(readFileSync(join(dirs.queueDir, "calls.jsonl"), "utf8"), /"refused"/);
   });
 });
