@@ -18,7 +18,7 @@ import { AttestationClient } from "@abas/sdk";
 import { Attestor, type QueueDurability } from "@abas/sdk/attestor";
 import { format, resolveConfig } from "prettier";
 
-import { ATTESTOR_DOCS_END, ATTESTOR_DOCS_START, withAttestorDocsSection } from "./attestor-docs-section.js";
+import { docsSectionEnd, docsSectionStart, withDocsSection } from "./docs-sections.js";
 import { newSecretKey } from "../packages/sdk/src/__tests__/support/keys.js";
 import { killAttestorUnderLoad } from "../packages/sdk/src/__tests__/support/kill-attestor-under-load.js";
 import { countLeaves, readAgentBatches } from "../packages/sdk/src/__tests__/support/ledger-batches.js";
@@ -196,7 +196,7 @@ function docsSection(results: {
   const { cost, kills } = results;
   const number = (value: number): string => value.toLocaleString("en-US");
   return [
-    ATTESTOR_DOCS_START,
+    docsSectionStart("attestor"),
     "## SDK: the attestor",
     "",
     `Measured with \`${COMMAND}\` on ${results.date.slice(0, 10)} on ${results.machine}, with the local ledger ` +
@@ -241,7 +241,7 @@ function docsSection(results: {
       `last attestor resumed it: ${number(kills.recordedBeforeKills)} actions whose \`record\` returned, ` +
       `${kills.batchesOnLedger} batches on the ledger (${kills.incompleteBatches} incomplete), ` +
       `**${kills.lost} lost, ${kills.duplicated} duplicated** (\`${COMMAND}\`).`,
-    ATTESTOR_DOCS_END,
+    docsSectionEnd("attestor"),
   ].join("\n");
 }
 
@@ -249,7 +249,7 @@ function docsSection(results: {
 async function writeDocsSection(section: string): Promise<void> {
   const options = (await resolveConfig(DOCS_FILE)) ?? {};
   const formatted = (await format(section, { ...options, filepath: DOCS_FILE })).trimEnd();
-  writeFileSync(DOCS_FILE, withAttestorDocsSection(readFileSync(DOCS_FILE, "utf8"), formatted));
+  writeFileSync(DOCS_FILE, withDocsSection(readFileSync(DOCS_FILE, "utf8"), "attestor", formatted));
 }
 
 async function main(): Promise<void> {

@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import { format, resolveConfig } from "prettier";
 
 import { measureApi, type ApiResults } from "./api.js";
-import { attestorDocsSection, withAttestorDocsSection } from "./attestor-docs-section.js";
+import { DOCS_SECTIONS, docsSection, withDocsSection } from "./docs-sections.js";
 import { measureHashAction, type HashActionResults } from "./hash-action.js";
 import { measureIndexer, type IndexerResults } from "./indexer.js";
 import { measureLedger, type LedgerResults } from "./ledger.js";
@@ -244,10 +244,13 @@ async function main(): Promise<void> {
   mkdirSync(fileURLToPath(new URL("../docs/", import.meta.url)), { recursive: true });
   // Formatted as `npm run lint` expects, so a fresh run leaves the tree lint-clean.
   const options = (await resolveConfig(DOCS_FILE)) ?? {};
-  // The attestor's figures come from `npm run bench:attestor`, which this run does not repeat.
-  const attestorSection = existsSync(DOCS_FILE) ? attestorDocsSection(readFileSync(DOCS_FILE, "utf8")) : "";
-  const page =
-    attestorSection === "" ? render(results) : withAttestorDocsSection(render(results), attestorSection);
+  // The attestor's and the proxy's figures come from their own bench scripts, which this run does not repeat.
+  const previous = existsSync(DOCS_FILE) ? readFileSync(DOCS_FILE, "utf8") : "";
+  let page = render(results);
+  for (const name of DOCS_SECTIONS) {
+    const section = docsSection(previous, name);
+    if (section !== "") page = withDocsSection(page, name, section);
+  }
   writeFileSync(DOCS_FILE, await format(page, { ...options, filepath: DOCS_FILE }));
   console.log(`\nwrote bench/results.json and docs/performance.md in ${elapsed()}`);
 }

@@ -9,6 +9,7 @@ import { batchCommand } from "./commands/batch.js";
 import type { Command } from "./commands/command.js";
 import { keygenCommand } from "./commands/keygen.js";
 import { keysCommand } from "./commands/keys.js";
+import { receiptsCommand } from "./commands/receipts.js";
 import { reindexCommand } from "./commands/reindex.js";
 import { statusCommand } from "./commands/status.js";
 import { verifyCommand } from "./commands/verify.js";
@@ -21,6 +22,7 @@ export const COMMANDS: readonly Command[] = [
   attestCommand,
   batchCommand,
   verifyCommand,
+  receiptsCommand,
   keysCommand,
   reindexCommand,
   statusCommand,

@@ -29,15 +29,9 @@ export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;
 export const EXIT_USAGE = 2;
 
-const CODE_NAMES: ReadonlyMap<number, string> = new Map(
-  Object.entries(errors)
-    .filter(([name, value]) => /^ABAS_[A-Z]+__/.test(name) && typeof value === "number")
-    .map(([name, value]) => [value as number, name]),
-);
-
 /** `ABAS_PROGRAM__AGENT_SUSPENDED` for 1202. */
 export function getErrorCodeName(code: number): string {
-  return CODE_NAMES.get(code) ?? `ABAS_ERROR_${code}`;
+  return errors.getAbasErrorCodeName(code);
 }
 
 export type ErrorSettings = Readonly<{ rpcUrl?: string; apiUrl?: string }>;

@@ -50,6 +50,13 @@ import type {
   ABAS_SDK__ATTESTOR_QUEUE_FULL,
   ABAS_SDK__ATTESTOR_QUEUE_LOCKED,
   ABAS_SDK__ATTESTOR_QUEUE_CORRUPT,
+  ABAS_SDK__INVALID_PROXY_CONFIG,
+  ABAS_SDK__RECEIPTS_FOLDER_NOT_FOUND,
+  ABAS_SDK__RECEIPT_FILE_UNREADABLE,
+  ABAS_SDK__RECEIPT_CALL_MISMATCH,
+  ABAS_SDK__RECEIPT_VERIFICATION_FAILED,
+  ABAS_SDK__MCP_SERVER_NOT_STARTED,
+  ABAS_SDK__TOOL_CALL_NOT_RECORDED,
   AbasErrorCode,
   AbasProgramErrorCode,
 } from "./codes.js";
@@ -174,6 +181,13 @@ type SpecifiedContext = { [P in AbasProgramErrorCode]: ProgramErrorContext } & {
   [ABAS_SDK__ATTESTOR_QUEUE_FULL]: { queueDir: string; maxQueuedActions: number };
   [ABAS_SDK__ATTESTOR_QUEUE_LOCKED]: { queueDir: string; lockFile: string; pid: number };
   [ABAS_SDK__ATTESTOR_QUEUE_CORRUPT]: { queueFile: string; line: number; reason: string };
+  [ABAS_SDK__INVALID_PROXY_CONFIG]: { problems: string };
+  [ABAS_SDK__RECEIPTS_FOLDER_NOT_FOUND]: { folder: string };
+  [ABAS_SDK__RECEIPT_FILE_UNREADABLE]: { file: string; reason: string };
+  [ABAS_SDK__RECEIPT_CALL_MISMATCH]: { file: string; actionHash: string; callHash: string };
+  [ABAS_SDK__RECEIPT_VERIFICATION_FAILED]: { file: string; failedChecks: string };
+  [ABAS_SDK__MCP_SERVER_NOT_STARTED]: { command: string; reason: string };
+  [ABAS_SDK__TOOL_CALL_NOT_RECORDED]: { tool: string; reason: string };
 
   [ABAS_API__INVALID_PARAMETER]: { parameter: string; reason: string };
   [ABAS_API__INVALID_CURSOR]: { reason: string };

@@ -4,3 +4,4 @@ export * from "./context.js";
 export * from "./format-message.js";
 export * from "./messages.js";
 export * from "./program-errors.js";
+export * from "./code-names.js";

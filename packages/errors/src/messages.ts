@@ -91,6 +91,13 @@ import {
   ABAS_SDK__ATTESTOR_QUEUE_FULL,
   ABAS_SDK__ATTESTOR_QUEUE_LOCKED,
   ABAS_SDK__ATTESTOR_QUEUE_CORRUPT,
+  ABAS_SDK__INVALID_PROXY_CONFIG,
+  ABAS_SDK__RECEIPTS_FOLDER_NOT_FOUND,
+  ABAS_SDK__RECEIPT_FILE_UNREADABLE,
+  ABAS_SDK__RECEIPT_CALL_MISMATCH,
+  ABAS_SDK__RECEIPT_VERIFICATION_FAILED,
+  ABAS_SDK__MCP_SERVER_NOT_STARTED,
+  ABAS_SDK__TOOL_CALL_NOT_RECORDED,
   type AbasErrorCode,
 } from "./codes.js";
 import {
@@ -254,6 +261,16 @@ export const AbasErrorMessages: Readonly<{ [P in AbasErrorCode]: string }> = {
   [ABAS_SDK__ATTESTOR_QUEUE_LOCKED]:
     "The queue $queueDir is in use by process $pid; one attestor at a time may own a queue (delete $lockFile only if that process is not an attestor)",
   [ABAS_SDK__ATTESTOR_QUEUE_CORRUPT]: "The attestor queue $queueFile is damaged at line $line: $reason",
+  [ABAS_SDK__INVALID_PROXY_CONFIG]: "Invalid abas-mcp-proxy configuration: $problems",
+  [ABAS_SDK__RECEIPTS_FOLDER_NOT_FOUND]: "The receipts folder $folder does not exist",
+  [ABAS_SDK__RECEIPT_FILE_UNREADABLE]: "The receipt file $file cannot be read: $reason",
+  [ABAS_SDK__RECEIPT_CALL_MISMATCH]:
+    "The call recorded in $file hashes to $callHash, not to the action hash $actionHash of its receipt",
+  [ABAS_SDK__RECEIPT_VERIFICATION_FAILED]:
+    "The receipt in $file does not verify against the ledger: $failedChecks failed",
+  [ABAS_SDK__MCP_SERVER_NOT_STARTED]: "The MCP server $command could not be started: $reason",
+  [ABAS_SDK__TOOL_CALL_NOT_RECORDED]:
+    "The call of tool $tool could not be recorded, so its result is withheld: $reason",
 
   [ABAS_API__INVALID_PARAMETER]: "Invalid parameter $parameter: $reason",
   [ABAS_API__INVALID_CURSOR]: "The cursor is not one this API issued ($reason); start again without a cursor",

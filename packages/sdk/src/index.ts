@@ -26,7 +26,7 @@ export {
   type ExplorerCluster,
 } from "./explorer-url.js";
 export { type FindAttestationInput, type FindBatchInput } from "./find-attestation.js";
-export { hashAction } from "./hash-action.js";
+export { hashAction, hashActionNow } from "./hash-action.js";
 export { type ActionTypeInput, type AgentStatusName } from "./input-validation.js";
 export { loadKeypair, readSecretKeyBytes, type KeypairSource } from "./keypair.js";
 export * from "./receipts.js";

@@ -1,0 +1,251 @@
+/**
+ * `abas receipts list|verify|show` on a receipts folder written by the real `abas-mcp-proxy`
+ * (in front of server-everything), against a real `abas-ledger`; the agent is set up with the
+ * CLI itself (keygen, agent register). A tampered receipt or call fails with its exact code.
+ */
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { after, before, describe, test } from "node:test";
+import { fileURLToPath } from "node:url";
+
+import { spawnLedgerProcess, type LedgerProcess } from "@abas/ledger";
+import { address, createSolanaRpc, lamports } from "@solana/kit";
+
+const here = fileURLToPath(new URL(".", import.meta.url));
+const bin = resolve(here, "../bin.ts");
+const tsx = resolve(here, "../../../../node_modules/.bin/tsx");
+const proxyBin = fileURLToPath(new URL("./bin.ts", import.meta.resolve("@abas/mcp-proxy")));
+const everythingServer = createRequire(import.meta.url).resolve(
+  "@modelcontextprotocol/server-everything/dist/index.js",
+);
+
+const work = mkdtempSync(join(tmpdir(), "abas-cli-receipts-"));
+const receiptsDir = join(work, "receipts");
+let ledger: LedgerProcess;
+let env: NodeJS.ProcessEnv;
+let agentAddress: string;
+
+type Result = { code: number | null; stdout: string; stderr: string };
+
+function run(command: string, args: readonly string[], input = ""): Promise<Result> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(command, args, { cwd: work, env });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => resolvePromise({ code, stdout, stderr }));
+    child.stdin.end(input);
+  });
+}
+
+const abas = (args: readonly string[]) => run(tsx, [bin, ...args]);
+
+async function abasJson<T>(args: readonly string[]): Promise<T> {
+  const result = await abas([...args, "--json"]);
+  assert.equal(result.code, 0, result.stderr);
+  return JSON.parse(result.stdout) as T;
+}
+
+const message = (body: object) => `${JSON.stringify({ jsonrpc: "2.0", ...body })}\n`;
+
+before(async () => {
+  ledger = await spawnLedgerProcess({ dataDir: join(work, "ledger") });
+  env = { ...process.env, RPC_URL: ledger.rpcUrl };
+  delete env.PROGRAM_ID;
+  // An operator with funds and a registered agent, as docs/attest-every-action.md sets them up
+  const operator = await abasJson<{ address: string }>(["keygen", "--out", "operator.json"]);
+  const agent = await abasJson<{ address: string }>(["keygen", "--out", "agent.json"]);
+  agentAddress = agent.address;
+  const rpc = createSolanaRpc(ledger.rpcUrl);
+  await rpc.requestAirdrop(address(operator.address), lamports(10_000_000_000n)).send();
+  while ((await rpc.getBalance(address(operator.address)).send()).value === 0n) {
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const registered = await abas([
+    "agent",
+    "register",
+    "--operator",
+    "operator.json",
+    "--agent",
+    "agent.json",
+  ]);
+  assert.equal(registered.code, 0, registered.stderr);
+  // Three tool calls through the real proxy, then stdin closes: the proxy sends them as one batch and exits
+  const proxied = await run(
+    process.execPath,
+    [
+      "--import",
+      import.meta.resolve("tsx"),
+      proxyBin,
+      "--rpc-url",
+      ledger.rpcUrl,
+      "--agent-keypair",
+      join(work, "agent.json"),
+      "--operator-keypair",
+      join(work, "operator.json"),
+      "--queue-dir",
+      join(work, "queue"),
+      "--receipts-dir",
+      receiptsDir,
+      "--max-batch-delay-ms",
+      "3600000",
+      "--",
+      process.execPath,
+      everythingServer,
+      "stdio",
+    ],
+    [
+      message({
+        id: 0,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+      }),
+      message({ method: "notifications/initialized" }),
+      message({ id: 1, method: "tools/call", params: { name: "echo", arguments: { message: "one" } } }),
+      message({ id: 2, method: "tools/call", params: { name: "get-sum", arguments: { a: 1, b: 2 } } }),
+      message({ id: 3, method: "tools/call", params: { name: "no-such-tool", arguments: {} } }),
+    ].join(""),
+  );
+  assert.equal(proxied.code, 0, proxied.stderr);
+  assert.equal(readdirSync(receiptsDir).length, 3, proxied.stderr);
+});
+
+after(async () => {
+  await ledger?.stop();
+  rmSync(work, { recursive: true, force: true });
+});
+
+/** A copy of the receipts folder with one file changed by `tamper`. */
+function tamperedCopy(
+  name: string,
+  tamper: (file: { call: Record<string, unknown>; receipt: Record<string, unknown> }) => void,
+): string {
+  const copy = join(work, name);
+  cpSync(receiptsDir, copy, { recursive: true });
+  const file = join(copy, readdirSync(copy)[0]!);
+  const content = JSON.parse(readFileSync(file, "utf8"));
+  tamper(content);
+  writeFileSync(file, JSON.stringify(content));
+  return copy;
+}
+
+type Listed = {
+  receipts: Array<{ tool: string; outcome: string; agent: string; batchAddress: string; index: number }>;
+};
+
+describe("abas receipts", () => {
+  test("list shows each tool call with its outcome and batch item, as a table and as JSON", async () => {
+    const listed = await abas(["receipts", "list", receiptsDir]);
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.match(listed.stdout, /^RECORDED +TOOL +OUTCOME +ITEM +PRIVACY +ACTION HASH +BATCH$/m);
+    assert.match(listed.stdout, / echo +ok +\d\/3 +no /);
+    assert.match(listed.stdout, / no-such-tool +error +\d\/3 +no /);
+    assert.match(listed.stdout, /^3 receipts$/m);
+
+    const { receipts } = await abasJson<Listed>(["receipts", "list", receiptsDir]);
+    // (in the order the server answered, which is the order they were recorded)
+    assert.deepEqual(receipts.map((receipt) => receipt.tool).sort(), ["echo", "get-sum", "no-such-tool"]);
+    assert.deepEqual(
+      receipts.map((receipt) => receipt.index),
+      [0, 1, 2],
+    );
+    assert.ok(receipts.every((receipt) => receipt.agent === agentAddress));
+    // Only the agent asked for
+    const other = await abasJson<Listed>([
+      "receipts",
+      "list",
+      receiptsDir,
+      "--agent",
+      "11111111111111111111111111111111",
+    ]);
+    assert.deepEqual(other.receipts, []);
+  });
+
+  test("verify checks every receipt against the ledger", async () => {
+    const verified = await abas(["receipts", "verify", receiptsDir]);
+    assert.equal(verified.code, 0, verified.stderr);
+    assert.match(verified.stdout, /^3\/3 receipts valid$/m);
+    assert.match(verified.stderr, /verifying: 3\/3 0 failed/);
+    const json = await abasJson<{ valid: boolean; checked: number; failures: unknown[] }>([
+      "receipts",
+      "verify",
+      receiptsDir,
+    ]);
+    assert.deepEqual(json, { valid: true, checked: 3, failures: [] });
+  });
+
+  test("a tampered Merkle proof fails: ABAS_SDK__RECEIPT_VERIFICATION_FAILED, exit code 1", async () => {
+    const folder = tamperedCopy("tampered-proof", ({ receipt }) => {
+      const proof = receipt.proof as string[];
+      proof[0] = `${proof[0]!.slice(0, -1)}${proof[0]!.endsWith("0") ? "1" : "0"}`;
+    });
+    const verified = await abas(["receipts", "verify", folder]);
+    assert.equal(verified.code, 1);
+    assert.match(verified.stdout, /^2\/3 receipts valid$/m);
+    assert.match(
+      verified.stderr,
+      /FAIL .*\.json \[ABAS_SDK__RECEIPT_VERIFICATION_FAILED 3804\]: .*merkleProof/,
+    );
+    const json = await abas(["receipts", "verify", folder, "--json"]);
+    assert.equal(json.code, 1);
+    const { valid, failures } = JSON.parse(json.stdout) as {
+      valid: boolean;
+      failures: Array<{ codeName: string }>;
+    };
+    assert.equal(valid, false);
+    assert.deepEqual(
+      failures.map((failure) => failure.codeName),
+      ["ABAS_SDK__RECEIPT_VERIFICATION_FAILED"],
+    );
+  });
+
+  test("a call changed after the fact fails: ABAS_SDK__RECEIPT_CALL_MISMATCH", async () => {
+    const folder = tamperedCopy("tampered-call", ({ call }) => {
+      call.arguments = { message: "something else" };
+    });
+    const verified = await abas(["receipts", "verify", folder, "--json"]);
+    assert.equal(verified.code, 1);
+    const { failures } = JSON.parse(verified.stdout) as {
+      failures: Array<{ codeName: string; code: number }>;
+    };
+    assert.deepEqual(
+      failures.map((failure) => [failure.codeName, failure.code]),
+      [["ABAS_SDK__RECEIPT_CALL_MISMATCH", 3803]],
+    );
+  });
+
+  test("show prints the batch of a receipt with its items, also found by Merkle root", async () => {
+    const file = join(receiptsDir, readdirSync(receiptsDir)[0]!);
+    const shown = await abas(["receipts", "show", file]);
+    assert.equal(shown.code, 0, shown.stderr);
+    assert.match(shown.stdout, /items +3 \(3 published, complete\)/);
+    assert.match(shown.stdout, /^[1-3] +ToolCall +no +[0-9a-f]{64} +echo ok$/m);
+    assert.match(shown.stdout, /^[1-3] +ToolCall +no +[0-9a-f]{64} +no-such-tool error$/m);
+    const { merkleRoot } = (JSON.parse(readFileSync(file, "utf8")) as { receipt: { merkleRoot: string } })
+      .receipt;
+    const byRoot = await abasJson<{
+      found: boolean;
+      batch: { merkleRoot: string; itemCount: number; agent: string };
+    }>(["receipts", "show", merkleRoot, "--agent", agentAddress]);
+    assert.equal(byRoot.batch.itemCount, 3);
+    assert.equal(byRoot.batch.agent, agentAddress);
+    const unknown = await abas(["receipts", "show", "ab".repeat(32), "--agent", agentAddress]);
+    assert.equal(unknown.code, 1);
+    assert.match(unknown.stderr, /no batch with Merkle root/);
+    const withoutAgent = await abas(["receipts", "show", merkleRoot]);
+    assert.equal(withoutAgent.code, 2);
+    assert.match(withoutAgent.stderr, /needs --agent <address>/);
+  });
+
+  test("a folder that does not exist: ABAS_SDK__RECEIPTS_FOLDER_NOT_FOUND, exit code 2", async () => {
+    const listed = await abas(["receipts", "list", join(work, "nowhere")]);
+    assert.equal(listed.code, 2);
+    assert.match(listed.stderr, /ABAS_SDK__RECEIPTS_FOLDER_NOT_FOUND 3801/);
+  });
+});

@@ -1,0 +1,236 @@
+/**
+ * `abas receipts list|verify|show`: the receipts folder that `abas-mcp-proxy` writes, one
+ * `<action hash>.json` file per tools/call (the call and its receipt).
+ */
+import { getAbasErrorCodeName, isAbasError } from "@abas/errors";
+import { readReceiptsFolder, verifyReceiptFile, type ReceiptFileEntry } from "@abas/mcp-proxy";
+import type { BatchRecord } from "@abas/sdk";
+
+import { printResult, type CommandContext } from "../cli-io.js";
+import { createReadOnlyClient } from "../clients.js";
+import { GLOBAL_OPTIONS_HELP, parseOptions, resolveGlobalSettings } from "../parse-options.js";
+import { createProgress } from "../progress.js";
+import { UsageError } from "../usage-error.js";
+import type { Command } from "./command.js";
+
+const USAGE = `Usage:
+  abas receipts list <folder> [--agent <address>]
+  abas receipts verify <folder> [--agent <address>]
+  abas receipts show <folder/<action hash>.json | merkle root --agent <address>>
+
+  list     the receipts of a receipts folder (abas-mcp-proxy --receipts-dir), oldest first
+  verify   checks each one: its call hashes to the attested action, and the receipt verifies
+           against the ledger; exit code 1 when any fails, with each failure's error code
+  show     a batch on the ledger with its items, from one of its receipts or its Merkle root
+  --agent  list, verify: only this agent's receipts; show: the agent of the batch
+
+${GLOBAL_OPTIONS_HELP}`;
+
+const HEX_64 = /^[0-9a-fA-F]{64}$/;
+
+type Values = Parameters<typeof resolveGlobalSettings>[0] & { agent?: string };
+
+function folderEntries(
+  positionals: readonly string[],
+  values: Values,
+  subcommand: string,
+): ReceiptFileEntry[] {
+  if (positionals.length !== 1) throw new UsageError(`receipts ${subcommand} needs one receipts folder`);
+  const entries = readReceiptsFolder(positionals[0]!);
+  return values.agent === undefined
+    ? entries
+    : entries.filter((entry) => entry.receipt.agent === values.agent);
+}
+
+function outcomeOf(entry: ReceiptFileEntry): string {
+  if (entry.call === null) return "unknown";
+  const failed =
+    entry.call.error !== undefined || (entry.call.result as { isError?: unknown })?.isError === true;
+  return failed ? "error" : "ok";
+}
+
+function summarize(entry: ReceiptFileEntry) {
+  const { receipt, call } = entry;
+  return {
+    file: entry.file,
+    tool: call?.tool ?? null,
+    outcome: outcomeOf(entry),
+    startedAt: call?.startedAt ?? null,
+    endedAt: call?.endedAt ?? null,
+    agent: receipt.agent,
+    actionHash: receipt.actionHash,
+    privacyMode: receipt.privacyMode,
+    batchAddress: receipt.batchAddress,
+    index: receipt.index,
+    itemCount: receipt.itemCount,
+    slot: receipt.slot,
+    recordedAt: new Date(receipt.timestamp * 1000).toISOString(),
+  };
+}
+
+function table(rows: readonly string[][]): string {
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+  return rows
+    .map((row) =>
+      row
+        .map((cell, column) => cell.padEnd(widths[column]!))
+        .join("  ")
+        .trimEnd(),
+    )
+    .join("\n");
+}
+
+async function list(args: readonly string[], context: CommandContext): Promise<number> {
+  const { values, positionals } = parseOptions(args, { agent: { type: "string" } });
+  const settings = resolveGlobalSettings(values, context.env);
+  const receipts = folderEntries(positionals, values, "list").map(summarize);
+  const text =
+    receipts.length === 0
+      ? "no receipts"
+      : table([
+          ["RECORDED", "TOOL", "OUTCOME", "ITEM", "PRIVACY", "ACTION HASH", "BATCH"],
+          ...receipts.map((row) => [
+            row.recordedAt,
+            row.tool ?? "(call not kept)",
+            row.outcome,
+            `${row.index + 1}/${row.itemCount}`,
+            row.privacyMode ? "yes" : "no",
+            `${row.actionHash.slice(0, 16)}…`,
+            row.batchAddress,
+          ]),
+        ]) + `\n${receipts.length} receipt${receipts.length === 1 ? "" : "s"}`;
+  printResult(context.io, settings.json, { receipts }, text);
+  return 0;
+}
+
+async function verify(args: readonly string[], context: CommandContext): Promise<number> {
+  const { values, positionals } = parseOptions(args, { agent: { type: "string" } });
+  const settings = resolveGlobalSettings(values, context.env);
+  const entries = folderEntries(positionals, values, "verify");
+  const progress = createProgress(context.io, "verifying", entries.length, !settings.json);
+  const failures: Array<{
+    file: string;
+    tool: string | null;
+    code: number;
+    codeName: string;
+    message: string;
+  }> = [];
+  for (const [done, entry] of entries.entries()) {
+    try {
+      await verifyReceiptFile(entry, settings.rpcUrl);
+    } catch (error) {
+      if (!isAbasError(error)) throw error;
+      const code = error.context.__code;
+      failures.push({
+        file: entry.file,
+        tool: entry.call?.tool ?? null,
+        code,
+        codeName: getAbasErrorCodeName(code),
+        message: error.message,
+      });
+    }
+    progress.update(done + 1, `${failures.length} failed`);
+  }
+  progress.stop();
+  const valid = entries.length - failures.length;
+  const summary = `${valid}/${entries.length} receipts valid`;
+  if (settings.json) {
+    printResult(context.io, true, { valid: failures.length === 0, checked: entries.length, failures }, "");
+  } else {
+    context.io.out(summary);
+    for (const failure of failures) {
+      context.io.err(`FAIL ${failure.file} [${failure.codeName} ${failure.code}]: ${failure.message}`);
+    }
+  }
+  return failures.length === 0 ? 0 : 1;
+}
+
+function formatBatch(batch: BatchRecord, entries: readonly ReceiptFileEntry[]): string {
+  const tools = new Map(
+    entries.map((entry) => [`${entry.receipt.batchAddress}:${entry.receipt.index}`, entry]),
+  );
+  const lines = [
+    `batch        ${batch.address}`,
+    `agent        ${batch.agent}`,
+    `operator     ${batch.operator}`,
+    `merkle root  ${batch.merkleRoot}`,
+    `items        ${batch.itemCount} (${batch.leavesPublished} published, ${batch.isComplete ? "complete" : "INCOMPLETE"})`,
+    `recorded     slot ${batch.slot}, ${new Date(batch.timestamp * 1000).toISOString()}`,
+  ];
+  if (batch.leaves !== undefined && batch.leaves.length > 0) {
+    lines.push(
+      "",
+      table([
+        ["#", "TYPE", "PRIVACY", "STORED HASH", "LOCAL RECEIPT"],
+        ...batch.leaves.map((leaf, index) => {
+          const entry = tools.get(`${batch.address}:${index}`);
+          return [
+            String(index + 1),
+            leaf.actionType,
+            leaf.privacyMode ? "yes" : "no",
+            leaf.storedHash,
+            entry === undefined ? "" : `${entry.call?.tool ?? "(call not kept)"} ${outcomeOf(entry)}`,
+          ];
+        }),
+      ]),
+    );
+  }
+  return lines.join("\n");
+}
+
+async function show(args: readonly string[], context: CommandContext): Promise<number> {
+  const { values, positionals } = parseOptions(args, { agent: { type: "string" } });
+  const settings = resolveGlobalSettings(values, context.env);
+  if (positionals.length !== 1) throw new UsageError("receipts show needs a receipt file or a Merkle root");
+  const target = positionals[0]!;
+  let merkleRoot: string;
+  let agent: string | undefined;
+  let entries: ReceiptFileEntry[] = [];
+  if (HEX_64.test(target)) {
+    merkleRoot = target.toLowerCase();
+    agent = values.agent;
+    if (agent === undefined) throw new UsageError("receipts show <merkle root> needs --agent <address>");
+  } else {
+    const folder = target.replace(/\/[^/]*$/, "") || ".";
+    entries = readReceiptsFolder(folder);
+    const entry = entries.find((candidate) => candidate.file.endsWith(target.replace(/^.*\//, "")));
+    if (entry === undefined) throw new UsageError(`${target} is not a receipt file of ${folder}`);
+    ({ merkleRoot, agent } = entry.receipt);
+  }
+  const reader = await createReadOnlyClient(settings);
+  const batch = await reader.findBatch({ merkleRoot, ...(agent === undefined ? {} : { agent }) });
+  if (batch === null) {
+    if (settings.json) printResult(context.io, true, { found: false, batch: null }, "");
+    else
+      context.io.err(
+        `abas receipts: no batch with Merkle root ${merkleRoot} on the ledger at ${settings.rpcUrl}`,
+      );
+    return 1;
+  }
+  printResult(context.io, settings.json, { found: true, batch }, formatBatch(batch, entries));
+  return 0;
+}
+
+const SUBCOMMANDS: Record<string, (args: readonly string[], context: CommandContext) => Promise<number>> = {
+  list,
+  verify,
+  show,
+};
+
+async function run(args: readonly string[], context: CommandContext): Promise<number> {
+  const [subcommand, ...rest] = args;
+  if (args.includes("--help") || args.includes("-h")) {
+    context.io.out(USAGE);
+    return 0;
+  }
+  const handler = subcommand === undefined ? undefined : SUBCOMMANDS[subcommand];
+  if (handler === undefined) throw new UsageError("receipts needs a subcommand: list, verify or show");
+  return await handler(rest, context);
+}
+
+export const receiptsCommand: Command = {
+  name: "receipts",
+  summary: "list, verify and show the receipts an abas-mcp-proxy saved",
+  usage: USAGE,
+  run,
+};

@@ -1,0 +1,164 @@
+/**
+ * What a host sees of the proxy's process: the server's exit code and signal come through, and
+ * every mistake is a named error on stderr, with nothing on stdout (the protocol channel).
+ */
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+
+import { isAbasError, ABAS_SDK__INVALID_PROXY_CONFIG } from "@abas/errors";
+
+import { parseProxyConfig } from "../proxy-config.js";
+import { newSecretKey } from "./support/ledger-and-agent.js";
+import { EVERYTHING_SERVER } from "./support/proxy-process.js";
+import { startProxy, waitForLine } from "./support/run-proxy.js";
+
+describe("abas-mcp-proxy as a process", () => {
+  let dir: string;
+  let options: string[];
+
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), "abas-mcp-proxy-life-"));
+    const key = join(dir, "key.json");
+    writeFileSync(key, JSON.stringify([...newSecretKey()]));
+    options = [
+      "--agent-keypair",
+      key,
+      "--operator-keypair",
+      key,
+      "--queue-dir",
+      join(dir, "queue"),
+      "--receipts-dir",
+      join(dir, "receipts"),
+    ];
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("exits with the server's exit code", async () => {
+    const run = startProxy(options, [process.execPath, "-e", "process.exit(3)"]);
+    run.child.stdin.end();
+    assert.deepEqual(await run.exited, { code: 3, signal: null });
+    assert.equal(run.stdout(), "");
+  });
+
+  it("dies of the signal that ended the server", async () => {
+    const run = startProxy(options, [process.execPath, "-e", "process.kill(process.pid, 'SIGTERM')"]);
+    assert.deepEqual(await run.exited, { code: null, signal: "SIGTERM" });
+  });
+
+  it("passes SIGINT from the host to the server, and ends as the server ends", async () => {
+    const run = startProxy(options, [
+      process.execPath,
+      "-e",
+      "process.on('SIGINT', () => process.exit(42)); setInterval(() => {}, 1000); console.error('ready')",
+    ]);
+    await new Promise<void>((resolve) =>
+      run.child.stderr.on("data", (chunk: Buffer) => chunk.includes("ready") && resolve()),
+    );
+    run.child.kill("SIGINT");
+    assert.deepEqual(await run.exited, { code: 42, signal: null });
+  });
+
+  it("names a server that cannot be started: ABAS_SDK__MCP_SERVER_NOT_STARTED", async () => {
+    const run = startProxy(options, [join(dir, "no-such-server")]);
+    const { code } = await run.exited;
+    assert.equal(code, 1);
+    assert.match(
+      run.stderr(),
+      /ABAS_SDK__MCP_SERVER_NOT_STARTED: The MCP server .*no-such-server could not be started: .*ENOENT/,
+    );
+    assert.equal(run.stdout(), "");
+  });
+
+  it("rejects a bad option, a bad variable or a missing server: ABAS_SDK__INVALID_PROXY_CONFIG", async () => {
+    const cases: Array<[string[], NodeJS.ProcessEnv, RegExp]> = [
+      [
+        [...options, "--durability", "sometimes", "--", "server"],
+        {},
+        /--durability \(ABAS_DURABILITY\): expected "write" or "fsync"/,
+      ],
+      [
+        [...options, "--", "server"],
+        { ABAS_RPC_URL: "ftp://ledger" },
+        /--rpc-url \(ABAS_RPC_URL\): expected the http\(s\) URL/,
+      ],
+      [[...options, "--max-batch-delay-ms", "soon", "--", "server"], {}, /--max-batch-delay-ms/],
+      [[...options, "--verbose", "--", "server"], {}, /Unknown option '--verbose'/],
+      [options, {}, /server command: give the MCP server command after --/],
+    ];
+    for (const [argv, env, message] of cases) {
+      assert.throws(
+        () => parseProxyConfig(argv, env),
+        (error: unknown) => isAbasError(error, ABAS_SDK__INVALID_PROXY_CONFIG) && message.test(error.message),
+        `${argv.join(" ")} ${JSON.stringify(env)}`,
+      );
+    }
+    // And the bin reports it by name, with its usage, and exits 1 without starting anything
+    const run = startProxy([...options, "--durability", "sometimes"], ["server"]);
+    assert.equal((await run.exited).code, 1);
+    assert.match(run.stderr(), /ABAS_SDK__INVALID_PROXY_CONFIG/);
+    assert.match(run.stderr(), /Usage: abas-mcp-proxy/);
+    assert.equal(run.stdout(), "");
+  });
+
+  it("refuses a queue folder another proxy owns: ABAS_SDK__ATTESTOR_QUEUE_LOCKED", async () => {
+    // Given a proxy running on the queue folder
+    const server = [process.execPath, "-e", "setInterval(() => {}, 1000); console.error('ready')"];
+    const first = startProxy(options, server);
+    await new Promise<void>((resolve) =>
+      first.child.stderr.on("data", (chunk: Buffer) => chunk.includes("ready") && resolve()),
+    );
+    // When a second one is started on the same folder
+    const second = startProxy(options, server);
+    const { code } = await second.exited;
+    first.child.kill("SIGTERM");
+    await first.exited;
+    // Then it stops, naming the proxy that owns the queue
+    assert.equal(code, 1);
+    assert.match(second.stderr(), new RegExp(`ABAS_SDK__ATTESTOR_QUEUE_LOCKED: .*${first.child.pid}`));
+  });
+
+  it("withholds the result of a call it cannot record: a JSON-RPC error naming ABAS_SDK__TOOL_CALL_NOT_RECORDED", async () => {
+    // Given server-everything behind the proxy
+    const run = startProxy(options, [process.execPath, EVERYTHING_SERVER, "stdio"]);
+    run.child.stdin.write(
+      '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}\n',
+    );
+    await waitForLine(run, '"id":1');
+    // When a call's arguments hold text that has no UTF-8 form (a lone surrogate), which no action hash can cover
+    run.child.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
+    run.child.stdin.write(
+      '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"message":"\\ud800"}}}\n',
+    );
+    const response = JSON.parse(await waitForLine(run, '"id":2')) as {
+      result?: unknown;
+      error?: { code: number; message: string; data: { codeName: string } };
+    };
+    run.child.stdin.end();
+    await run.exited;
+    // Then the host gets an error instead of the unrecorded result, and the proxy says why on stderr
+    assert.equal(response.result, undefined);
+    assert.equal(response.error?.code, -32603);
+    assert.equal(response.error?.data.codeName, "ABAS_SDK__TOOL_CALL_NOT_RECORDED");
+    assert.match(response.error?.message ?? "", /The call of tool echo could not be recorded/);
+    assert.match(run.stderr(), /tool echo: not recorded/);
+  });
+
+  it("takes options from flags first, then the environment, then defaults", () => {
+    const parsed = parseProxyConfig(["--durability", "fsync", "--", "npx", "-y", "server", "--flag"], {
+      ABAS_DURABILITY: "write",
+      ABAS_PRIVACY_MODE: "true",
+      ABAS_RPC_URL: "",
+    });
+    assert.equal(parsed.help, false);
+    if (parsed.help) return;
+    assert.equal(parsed.config.durability, "fsync");
+    assert.equal(parsed.config.privacyMode, true);
+    assert.equal(parsed.config.rpcUrl, "http://127.0.0.1:8899");
+    assert.equal(parsed.config.maxBatchDelayMs, 2000);
+    assert.equal(parsed.config.command, "npx");
+    assert.deepEqual(parsed.config.args, ["-y", "server", "--flag"]);
+  });
+});

@@ -1,0 +1,75 @@
+/**
+ * How the tests start the proxy: its real bin through tsx, as a host's `mcp-config.json` does,
+ * and the official MCP client talking to it over stdio.
+ */
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+
+import type { LedgerAndAgent } from "./ledger-and-agent.js";
+
+const require = createRequire(import.meta.url);
+
+export const PROXY_BIN = fileURLToPath(new URL("../../bin.ts", import.meta.url));
+export const TSX_LOADER = import.meta.resolve("tsx");
+export const EVERYTHING_SERVER = require.resolve("@modelcontextprotocol/server-everything/dist/index.js");
+export const FILESYSTEM_SERVER = require.resolve("@modelcontextprotocol/server-filesystem/dist/index.js");
+
+/** `node --import tsx bin.ts <proxyArgs> -- <server...>`. */
+export function proxyCommand(proxyArgs: readonly string[], server: readonly string[]): string[] {
+  return [process.execPath, "--import", TSX_LOADER, PROXY_BIN, ...proxyArgs, "--", ...server];
+}
+
+/** The proxy options of a test: its ledger, agent, and folders. */
+export function proxyOptions(
+  setup: LedgerAndAgent,
+  folders: { queueDir: string; receiptsDir: string },
+  extra: readonly string[] = [],
+): string[] {
+  return [
+    "--rpc-url",
+    setup.rpcUrl,
+    "--program-id",
+    setup.programId,
+    "--agent-keypair",
+    setup.agentKeypairFile,
+    "--operator-keypair",
+    setup.operatorKeypairFile,
+    "--queue-dir",
+    folders.queueDir,
+    "--receipts-dir",
+    folders.receiptsDir,
+    "--max-batch-delay-ms",
+    "200",
+    ...extra,
+  ];
+}
+
+export function childEnv(): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
+}
+
+export type ConnectedClient = Readonly<{
+  client: Client;
+  transport: StdioClientTransport;
+  stderr: () => string;
+}>;
+
+/** The official MCP client, connected (initialize done) through a process started with `command`. */
+export async function connectClient(command: readonly string[]): Promise<ConnectedClient> {
+  const transport = new StdioClientTransport({
+    command: command[0]!,
+    args: command.slice(1),
+    env: childEnv(),
+    stderr: "pipe",
+  });
+  let logs = "";
+  transport.stderr?.on("data", (chunk: Buffer) => (logs += chunk.toString("utf8")));
+  const client = new Client({ name: "abas-proxy-test", version: "1.0.0" });
+  await client.connect(transport);
+  return { client, transport, stderr: () => logs };
+}

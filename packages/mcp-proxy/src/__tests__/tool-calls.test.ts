@@ -1,0 +1,74 @@
+/** Which lines make a recorded tool call: the pairing of the host's tools/call requests with the server's responses. */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+
+import { MessageLines } from "../message-lines.js";
+import { ToolCallTracker } from "../tool-calls.js";
+
+const line = (message: unknown) => Buffer.from(`${JSON.stringify(message)}\n`);
+const call = (id: unknown, name: string) =>
+  line({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: { q: name } } });
+
+describe("ToolCallTracker", () => {
+  it("pairs a response with its request by id, telling the string id 1 from the number 1", () => {
+    const tracker = new ToolCallTracker();
+    tracker.fromHost(call(1, "by-number"));
+    tracker.fromHost(call("1", "by-string"));
+    const [first] = tracker.fromServer(line({ jsonrpc: "2.0", id: "1", result: { content: [] } }));
+    assert.equal(first?.tool, "by-string");
+    const [second] = tracker.fromServer(
+      line({ jsonrpc: "2.0", id: 1, error: { code: -32602, message: "bad" } }),
+    );
+    assert.equal(second?.tool, "by-number");
+    assert.deepEqual(second?.error, { code: -32602, message: "bad" });
+    assert.equal(second?.result, undefined);
+    assert.equal(tracker.pendingCount, 0);
+  });
+
+  it("records nothing for other methods, for the server's own requests, or for a cancelled call", () => {
+    const tracker = new ToolCallTracker();
+    tracker.fromHost(line({ jsonrpc: "2.0", id: 7, method: "tools/list" }));
+    assert.deepEqual(tracker.fromServer(line({ jsonrpc: "2.0", id: 7, result: { tools: [] } })), []);
+    tracker.fromHost(call(8, "slow"));
+    // A sampling request of the server's that happens to reuse the id 8
+    assert.deepEqual(
+      tracker.fromServer(line({ jsonrpc: "2.0", id: 8, method: "sampling/createMessage" })),
+      [],
+    );
+    assert.equal(tracker.pendingCount, 1);
+    tracker.fromHost(line({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 8 } }));
+    assert.equal(tracker.pendingCount, 0);
+  });
+
+  it("reads JSON-RPC batches and ignores lines that are not JSON", () => {
+    const tracker = new ToolCallTracker();
+    tracker.fromHost(
+      Buffer.from(
+        `[${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "a" } })}]\n`,
+      ),
+    );
+    tracker.fromHost(Buffer.from("not json\n"));
+    const completed = tracker.fromServer(
+      Buffer.from(`[${JSON.stringify({ jsonrpc: "2.0", id: 1, result: {} })}]\n`),
+    );
+    assert.deepEqual(
+      completed.map((done) => [done.tool, done.arguments]),
+      [["a", {}]],
+    );
+  });
+});
+
+describe("MessageLines", () => {
+  it("cuts a stream into lines exactly as received, across chunk boundaries", () => {
+    const lines = new MessageLines();
+    const text = '{"a": 1}\n{ "b" :\t"é"}\n{"c":';
+    const bytes = Buffer.from(text);
+    const out: Buffer[] = [];
+    for (let at = 0; at < bytes.length; at += 3) out.push(...lines.push(bytes.subarray(at, at + 3)));
+    assert.deepEqual(
+      out.map((piece) => piece.toString()),
+      ['{"a": 1}\n', '{ "b" :\t"é"}\n'],
+    );
+    assert.equal(lines.rest()?.toString(), '{"c":');
+  });
+});

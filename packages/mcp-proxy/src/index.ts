@@ -1,0 +1,14 @@
+export { CallJournal } from "./call-journal.js";
+export { MessageLines, parseMessages } from "./message-lines.js";
+export { defaultFolders, parseProxyConfig, PROXY_USAGE, type ProxyConfig } from "./proxy-config.js";
+export { runProxy, type ProxyStreams, type ServerExit } from "./proxy.js";
+export {
+  hashToolCall,
+  readReceiptsFolder,
+  receiptFilePath,
+  verifyReceiptFile,
+  writeReceiptFile,
+  type ReceiptFile,
+  type ReceiptFileEntry,
+} from "./receipts-folder.js";
+export { ToolCallTracker, type ToolCallAction } from "./tool-calls.js";

@@ -1,0 +1,182 @@
+/**
+ * The proxy itself: starts the MCP server, forwards each message line between the host and the
+ * server byte for byte, and records every completed `tools/call` with the attestor before the
+ * response reaches the host.
+ */
+import { spawn } from "node:child_process";
+import { mkdirSync } from "node:fs";
+import type { Readable, Writable } from "node:stream";
+
+import {
+  ABAS_SDK__MCP_SERVER_NOT_STARTED,
+  ABAS_SDK__TOOL_CALL_NOT_RECORDED,
+  AbasError,
+  getAbasErrorCodeName,
+  isAbasError,
+} from "@abas/errors";
+import { canonicalize, hashActionNow, loadKeypair } from "@abas/sdk";
+import { Attestor } from "@abas/sdk/attestor";
+
+import { CallJournal } from "./call-journal.js";
+import { MessageLines, parseMessages } from "./message-lines.js";
+import { defaultFolders, type ProxyConfig } from "./proxy-config.js";
+import { writeReceiptFile } from "./receipts-folder.js";
+import { ToolCallTracker, type ToolCallAction } from "./tool-calls.js";
+
+export type ProxyStreams = Readonly<{
+  /** From the host. */
+  input: Readable;
+  /** To the host: protocol only. */
+  output: Writable;
+  /** Logs. */
+  log: (line: string) => void;
+  /** The server's process id, for forwarding signals. */
+  onServerStarted?: (pid: number) => void;
+  onServerExited?: () => void;
+}>;
+
+/** How the server ended: the proxy ends the same way. */
+export type ServerExit = Readonly<{ code: number | null; signal: NodeJS.Signals | null }>;
+
+/** After the host closes stdin, how long the server gets to exit before SIGTERM (the MCP shutdown sequence). */
+const SERVER_EXIT_GRACE_MS = 5_000;
+
+/** What the host gets instead of a result the proxy could not record: a JSON-RPC error, named. */
+function notRecordedResponse(line: Buffer, call: ToolCallAction, error: unknown): Buffer {
+  const reason = error instanceof Error ? error.message : String(error);
+  const named = new AbasError(ABAS_SDK__TOOL_CALL_NOT_RECORDED, { tool: call.tool, reason });
+  const id = parseMessages(line)[0]?.id ?? null;
+  return Buffer.from(
+    `${JSON.stringify({
+      jsonrpc: "2.0",
+      id,
+      error: {
+        code: -32603,
+        message: named.message,
+        data: {
+          code: ABAS_SDK__TOOL_CALL_NOT_RECORDED,
+          codeName: getAbasErrorCodeName(ABAS_SDK__TOOL_CALL_NOT_RECORDED),
+        },
+      },
+    })}\n`,
+  );
+}
+
+/** `CODE_NAME: message`, with the cause's own code when it has one (why a batch failed). */
+export function describeError(error: unknown): string {
+  if (!isAbasError(error)) return error instanceof Error ? error.message : String(error);
+  const text = `${getAbasErrorCodeName(error.context.__code)}: ${error.message}`;
+  const cause = (error.context as { cause?: unknown }).cause ?? error.cause;
+  return cause === undefined ? text : `${text} (cause: ${describeError(cause)})`;
+}
+
+export async function runProxy(config: ProxyConfig, streams: ProxyStreams): Promise<ServerExit> {
+  const { log } = streams;
+  const agent = await loadKeypair(config.agentKeypair, "agentKeypair");
+  const { queueDir, receiptsDir } = defaultFolders(agent.address, config);
+  mkdirSync(queueDir, { recursive: true, mode: 0o700 });
+  const calls = new CallJournal(queueDir, config.durability);
+  let attestor: Attestor;
+  try {
+    attestor = await Attestor.open({
+      client: {
+        rpcUrl: config.rpcUrl,
+        agentKeypair: agent,
+        ...(config.programId === undefined ? {} : { programId: config.programId }),
+      },
+      operatorKeypair: config.operatorKeypair,
+      queueDir,
+      durability: config.durability,
+      maxBatchDelayMs: config.maxBatchDelayMs,
+      onReceipt: (receipt) => {
+        try {
+          writeReceiptFile(receiptsDir, { call: calls.take(receipt.actionHash), receipt });
+        } catch (error) {
+          log(`cannot save the receipt of ${receipt.actionHash}: ${(error as Error).message}`);
+        }
+      },
+    });
+  } catch (error) {
+    calls.close();
+    throw error;
+  }
+  log(`agent ${agent.address}, queue ${queueDir}, receipts ${receiptsDir}`);
+
+  const tracker = new ToolCallTracker();
+  const record = (call: ToolCallAction): void => {
+    const actionHash = hashActionNow(canonicalize(call));
+    calls.append(actionHash, call);
+    const { receipt } = attestor.record({
+      actionType: "ToolCall",
+      actionHash,
+      privacyMode: config.privacyMode,
+    });
+    receipt.catch((error: unknown) =>
+      log(`tool ${call.tool}: ${describeError(error)}; the call stays in ${queueDir} for the next start`),
+    );
+  };
+
+  const server = spawn(config.command, config.args, { stdio: ["pipe", "pipe", "inherit"] });
+  if (server.pid !== undefined) streams.onServerStarted?.(server.pid);
+  const exited = new Promise<ServerExit>((resolve, reject) => {
+    server.once("error", (error) =>
+      reject(
+        new AbasError(ABAS_SDK__MCP_SERVER_NOT_STARTED, {
+          command: [config.command, ...config.args].join(" "),
+          reason: error.message,
+        }),
+      ),
+    );
+    // "close": the server has exited and its stdout is drained, so every response went through.
+    server.once("close", (code, signal) => resolve({ code, signal }));
+  });
+
+  // Host -> server: every line as it came.
+  const fromHost = new MessageLines();
+  streams.input.on("data", (chunk: Buffer) => {
+    for (const line of fromHost.push(chunk)) {
+      tracker.fromHost(line);
+      if (!server.stdin.write(line)) streams.input.pause();
+    }
+  });
+  server.stdin.on("drain", () => streams.input.resume());
+  server.stdin.on("error", () => {}); // the server exited first: its exit is what counts
+  streams.input.once("end", () => {
+    const rest = fromHost.rest();
+    if (rest !== undefined) server.stdin.write(rest);
+    server.stdin.end();
+    setTimeout(() => server.kill("SIGTERM"), SERVER_EXIT_GRACE_MS).unref();
+  });
+
+  // Server -> host: a response that completes a tools/call is recorded first, then forwarded.
+  const fromServer = new MessageLines();
+  server.stdout.on("data", (chunk: Buffer) => {
+    for (let line of fromServer.push(chunk)) {
+      for (const call of tracker.fromServer(line)) {
+        try {
+          record(call);
+        } catch (error) {
+          log(`tool ${call.tool}: not recorded: ${describeError(error)}`);
+          line = notRecordedResponse(line, call, error);
+        }
+      }
+      if (!streams.output.write(line)) server.stdout.pause();
+    }
+  });
+  streams.output.on("drain", () => server.stdout.resume());
+  server.stdout.once("end", () => {
+    const rest = fromServer.rest();
+    if (rest !== undefined) streams.output.write(rest);
+  });
+
+  let exit: ServerExit;
+  try {
+    exit = await exited;
+  } finally {
+    streams.onServerExited?.();
+    // Every recorded call is on disk already; this sends what is queued and saves the receipts.
+    await attestor.close();
+    calls.close();
+  }
+  return exit;
+}

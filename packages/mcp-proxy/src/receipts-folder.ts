@@ -1,0 +1,106 @@
+/**
+ * The receipts folder: one `<action hash>.json` file per recorded tool call, holding the call
+ * itself and its receipt, everything needed to check later that the call is what the ledger
+ * attests (`verifyReceiptFile`). A file is written once, whole (written aside, then renamed), so
+ * a receipt delivered again after a restart replaces it with the same content, never a second file.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+import {
+  ABAS_SDK__RECEIPT_CALL_MISMATCH,
+  ABAS_SDK__RECEIPT_FILE_UNREADABLE,
+  ABAS_SDK__RECEIPT_VERIFICATION_FAILED,
+  ABAS_SDK__RECEIPTS_FOLDER_NOT_FOUND,
+  AbasError,
+} from "@abas/errors";
+import { canonicalize, hashAction, verifyReceipt, type BatchItemReceipt } from "@abas/sdk";
+
+import type { ToolCallAction } from "./tool-calls.js";
+
+export type ReceiptFile = Readonly<{
+  /** The recorded call; null when it was lost (a crash between recording and its journal line). */
+  call: ToolCallAction | null;
+  receipt: BatchItemReceipt;
+}>;
+
+export type ReceiptFileEntry = ReceiptFile & Readonly<{ file: string }>;
+
+const RECEIPT_FILE = /^[0-9a-f]{64}\.json$/;
+
+export function receiptFilePath(folder: string, actionHash: string): string {
+  return join(folder, `${actionHash}.json`);
+}
+
+export function writeReceiptFile(folder: string, content: ReceiptFile): string {
+  mkdirSync(folder, { recursive: true });
+  const path = receiptFilePath(folder, content.receipt.actionHash);
+  const aside = `${path}.${process.pid}.tmp`;
+  writeFileSync(aside, `${JSON.stringify(content, null, 2)}\n`, { mode: 0o600 });
+  renameSync(aside, path);
+  return path;
+}
+
+function readReceiptFile(file: string): ReceiptFileEntry {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, "utf8"));
+  } catch (error) {
+    throw new AbasError(ABAS_SDK__RECEIPT_FILE_UNREADABLE, { file, reason: (error as Error).message });
+  }
+  const content = parsed as Partial<ReceiptFile> | null;
+  if (typeof content?.receipt !== "object" || content.receipt === null || !("call" in content)) {
+    throw new AbasError(ABAS_SDK__RECEIPT_FILE_UNREADABLE, {
+      file,
+      reason: "expected an object with a call and a receipt",
+    });
+  }
+  return { file, call: content.call ?? null, receipt: content.receipt };
+}
+
+/** Every receipt file of a folder, oldest first (by ledger time, then position in the batch). */
+export function readReceiptsFolder(folder: string): ReceiptFileEntry[] {
+  if (!existsSync(folder)) throw new AbasError(ABAS_SDK__RECEIPTS_FOLDER_NOT_FOUND, { folder });
+  return readdirSync(folder)
+    .filter((name) => RECEIPT_FILE.test(name))
+    .map((name) => readReceiptFile(join(folder, name)))
+    .sort(
+      (a, b) =>
+        a.receipt.slot - b.receipt.slot ||
+        a.receipt.batchAddress.localeCompare(b.receipt.batchAddress) ||
+        a.receipt.index - b.receipt.index,
+    );
+}
+
+/** The action hash of a recorded call, as the proxy computed it: SHA-256 of its canonical JSON. */
+export async function hashToolCall(call: ToolCallAction): Promise<string> {
+  return await hashAction(canonicalize(call));
+}
+
+/**
+ * Checks one receipt file: its call hashes to the receipt's action hash
+ * (`ABAS_SDK__RECEIPT_CALL_MISMATCH`), and the receipt verifies against the ledger
+ * (`ABAS_SDK__RECEIPT_VERIFICATION_FAILED`, naming the failed checks).
+ */
+export async function verifyReceiptFile(entry: ReceiptFileEntry, rpcUrl: string): Promise<void> {
+  if (entry.call !== null) {
+    const callHash = await hashToolCall(entry.call);
+    if (callHash !== entry.receipt.actionHash) {
+      throw new AbasError(ABAS_SDK__RECEIPT_CALL_MISMATCH, {
+        file: entry.file,
+        actionHash: String(entry.receipt.actionHash),
+        callHash,
+      });
+    }
+  }
+  const verification = await verifyReceipt(entry.receipt, { rpcUrl });
+  if (!verification.valid) {
+    const failed = Object.entries(verification.checks)
+      .filter(([, check]) => !check.ok)
+      .map(([name, check]) => (check.reason === undefined ? name : `${name} (${check.reason})`));
+    throw new AbasError(ABAS_SDK__RECEIPT_VERIFICATION_FAILED, {
+      file: entry.file,
+      failedChecks: failed.join(", "),
+    });
+  }
+}
