@@ -30,6 +30,8 @@ export type ApplyLedgerTransactionInput = Readonly<{
   snapshot: AccountSnapshot;
   logger: Logger;
   now: number;
+  /** The instance id of the leader applying it, recorded in `processed_transactions.applied_by`. */
+  appliedBy: string;
   /** The leader lease's fence, run first in the transaction (leadership/leader-lease.ts); the poller always passes it. */
   fence?: (trx: IndexerDatabase) => Promise<void>;
 }>;
@@ -68,7 +70,7 @@ async function applyFailedTransaction(context: ApplyContext): Promise<void> {
 
 export async function applyLedgerTransaction(
   db: IndexerDatabase,
-  { programId, transaction, snapshot, logger, now, fence }: ApplyLedgerTransactionInput,
+  { programId, transaction, snapshot, logger, now, appliedBy, fence }: ApplyLedgerTransactionInput,
 ): Promise<ApplyOutcome> {
   const failed = transaction.error !== null;
   return await db.transaction().execute(async (trx) => {
@@ -80,6 +82,7 @@ export async function applyLedgerTransaction(
         slot: Number(transaction.slot),
         failed: failed ? 1 : 0,
         processed_at: now,
+        applied_by: appliedBy,
       })
       .onConflict((conflict) => conflict.column("signature").doNothing())
       .returning("signature")

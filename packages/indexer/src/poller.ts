@@ -34,7 +34,7 @@ export type PollOptions = Readonly<{
   /** Throws to abort the poll between two transactions (stopping, or leadership lost). */
   assertActive: () => void;
   /** Every write is fenced by the leader lease: a stale leader's writes are refused. */
-  lease: Pick<LeaderLease, "fence">;
+  lease: Pick<LeaderLease, "fence" | "holder">;
   onProgress?: (progress: PollProgress) => void;
   now?: () => number;
 }>;
@@ -146,6 +146,7 @@ export async function pollLedger(options: PollOptions): Promise<PollResult> {
           snapshot,
           logger,
           now: now(),
+          appliedBy: lease.holder,
           fence: lease.fence,
         });
         if (outcome === "applied") applied += 1;

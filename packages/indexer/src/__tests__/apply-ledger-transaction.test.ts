@@ -95,6 +95,7 @@ describe("applyLedgerTransaction", () => {
       transaction: registration,
       snapshot: state,
       logger,
+      appliedBy: "test-indexer",
       now: 1000,
     });
     const second = await applyLedgerTransaction(database.db, {
@@ -102,6 +103,7 @@ describe("applyLedgerTransaction", () => {
       transaction: registration,
       snapshot: state,
       logger,
+      appliedBy: "test-indexer",
       now: 2000,
     });
 
@@ -109,7 +111,13 @@ describe("applyLedgerTransaction", () => {
     assert.deepEqual([first, second], ["applied", "already-applied"]);
     const processed = await database.db.selectFrom("processed_transactions").selectAll().execute();
     assert.deepEqual(processed, [
-      { signature: registration.signature, slot: 1, failed: 0, processed_at: 1000 },
+      {
+        signature: registration.signature,
+        slot: 1,
+        failed: 0,
+        processed_at: 1000,
+        applied_by: "test-indexer",
+      },
     ]);
     const cursor = await database.db.selectFrom("indexer_state").selectAll().orderBy("key").execute();
     assert.deepEqual(cursor, [
@@ -130,6 +138,7 @@ describe("applyLedgerTransaction", () => {
       transaction: transaction("update_agent"),
       snapshot: snapshot(30n, { [AGENT_ACCOUNT]: agentAccountBytes(AgentStatus.Suspended, 3n) }),
       logger,
+      appliedBy: "test-indexer",
       now: 3000,
     });
     // When a state read at an older slot arrives
@@ -138,6 +147,7 @@ describe("applyLedgerTransaction", () => {
       transaction: transaction("update_agent"),
       snapshot: snapshot(20n, { [AGENT_ACCOUNT]: agentAccountBytes(AgentStatus.Active, 1n) }),
       logger,
+      appliedBy: "test-indexer",
       now: 4000,
     });
     // Then the newer state stays
@@ -154,6 +164,7 @@ describe("applyLedgerTransaction", () => {
         transaction: refused,
         snapshot: snapshot(40n, {}),
         logger,
+        appliedBy: "test-indexer",
         now,
       });
     }
@@ -163,6 +174,7 @@ describe("applyLedgerTransaction", () => {
       transaction: transaction("update_agent"),
       snapshot: snapshot(50n, { [AGENT_ACCOUNT]: agentAccountBytes(AgentStatus.Active, 3n) }),
       logger,
+      appliedBy: "test-indexer",
       now: 7000,
     });
     // Then it counts once and survives the update
@@ -186,6 +198,7 @@ describe("applyLedgerTransaction", () => {
         transaction: attest,
         snapshot: snapshot(60n, {}),
         logger,
+        appliedBy: "test-indexer",
         now: 8000,
       }),
       { name: "AccountNotYetVisibleError" },
@@ -210,6 +223,7 @@ describe("applyLedgerTransaction", () => {
       transaction: transaction("register_agent", null, elsewhere),
       snapshot: snapshot(100n, { [elsewhere]: agentAccountBytes(AgentStatus.Active, 0n, OTHER_OPERATOR) }),
       logger,
+      appliedBy: "test-indexer",
       now: 9000,
     });
 
@@ -225,6 +239,7 @@ describe("applyLedgerTransaction", () => {
         transaction: transaction("update_agent"),
         snapshot: snapshot(slot, { [AGENT_ACCOUNT]: agentAccountBytes(status, 3n, operator) }),
         logger,
+        appliedBy: "test-indexer",
         now: Number(slot) * 100,
       });
     await apply(150n, AgentStatus.Active, OTHER_OPERATOR);
