@@ -9,14 +9,15 @@
  *   to its row being readable in the database, and from the attest() call to the row.
  *
  * SQLite always; PostgreSQL too when DATABASE_URL is set (in a schema of its own, dropped after).
- * Writes bench/results/indexer.json.
+ * The machine's 1-minute load average is recorded at the start of each ingest: on a shared machine
+ * the figures move with it. Writes bench/results/indexer.json.
  *
  *   npx tsx bench/indexer.ts          (BENCH_SINGLES, BENCH_BATCHES, BENCH_LATENCY_SAMPLES to change the sizes)
  */
 import { spawn } from "node:child_process";
 import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { availableParallelism, cpus, tmpdir } from "node:os";
+import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -159,6 +160,7 @@ async function measureIngest(ledger: LedgerProcess, target: BenchDatabase) {
   await migrateToLatest(database);
   const rpc = createSolanaRpc(ledger.rpcUrl);
   const newest = (await rpc.getSignaturesForAddress(ledger.programId, { limit: 1 }).send())[0]!.signature;
+  const loadAverage = round(loadavg()[0]!, 2);
   const started = performance.now();
   const indexer = await startIndexer({
     rpcUrl: ledger.rpcUrl,
@@ -196,6 +198,7 @@ async function measureIngest(ledger: LedgerProcess, target: BenchDatabase) {
     seconds: round(seconds, 2),
     attestationsPerSecond: Math.round(attestations / seconds),
     transactionsPerSecond: Math.round(transactions / seconds),
+    loadAverage,
   };
   log(`ingest (${target.kind}): ${JSON.stringify(result)}`);
   return result;
@@ -214,12 +217,14 @@ function spawnIndexerProcess(ledger: LedgerProcess, databaseUrl: string) {
     },
   });
   let stderr = "";
-  const leading = new Promise<void>((resolve) =>
+  const leading = new Promise<void>((resolve, reject) => {
     child.stderr.on("data", (chunk: Buffer) => {
       stderr += chunk.toString("utf8");
       if (stderr.includes('"msg":"leading: indexing"')) resolve();
-    }),
-  );
+    });
+    // Once it leads, this changes nothing; before, it ends the wait instead of hanging.
+    child.once("exit", () => reject(new Error(`abas-indexer exited before leading:\n${stderr}`)));
+  });
   const exited = new Promise((resolve) => child.once("exit", resolve));
   return {
     leading,
