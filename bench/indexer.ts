@@ -1,6 +1,8 @@
 /**
  * The indexer's speed against a real local ledger process:
  *
+ * - fetch ceiling: every program transaction fetched with JSON-RPC batches of 250 `getTransaction`
+ *   calls, one batch after the other, nothing decoded or written: what the ledger alone serves;
  * - ingest rate: a ledger already holding N single attestations and M batches of 100 is indexed
  *   from scratch by `startIndexer` (in this process); attestations (rows) and program transactions
  *   applied per second, from start to caught up;
@@ -22,7 +24,7 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 import { IndexerStateKey, migrateToLatest, openDatabase, type DatabaseHandle } from "@abas/db";
-import { createIndexerLogger, startIndexer } from "@abas/indexer";
+import { CHUNK_SIZE, createIndexerLogger, sendJsonRpcBatch, startIndexer } from "@abas/indexer";
 import { spawnLedgerProcess, type LedgerProcess } from "@abas/ledger";
 import { AttestationClient } from "@abas/sdk";
 import {
@@ -30,6 +32,7 @@ import {
   createSolanaRpc,
   lamports,
   type Rpc,
+  type Signature,
   type SolanaRpcApi,
 } from "@solana/kit";
 
@@ -153,6 +156,43 @@ async function populate(
     `ledger filled: ${SINGLES} singles and ${BATCHES} batches of ${BATCH_SIZE} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
   return { clients, operator };
+}
+
+/** The ledger's own pace: every program transaction fetched in batches as the indexer fetches them. */
+async function measureFetchCeiling(ledger: LedgerProcess) {
+  const rpc = createSolanaRpc(ledger.rpcUrl);
+  const signatures: string[] = [];
+  for (;;) {
+    const before = signatures.at(-1);
+    const page = await rpc
+      .getSignaturesForAddress(ledger.programId, {
+        limit: 1000,
+        ...(before === undefined ? {} : { before: before as Signature }),
+      })
+      .send();
+    signatures.push(...page.map((entry) => entry.signature));
+    if (page.length < 1000) break;
+  }
+  const options = { encoding: "json", maxSupportedTransactionVersion: 0, commitment: "confirmed" };
+  const loadAverage = round(loadavg()[0]!, 2);
+  const started = performance.now();
+  for (let start = 0; start < signatures.length; start += CHUNK_SIZE) {
+    const chunk = signatures.slice(start, start + CHUNK_SIZE);
+    await sendJsonRpcBatch(
+      ledger.rpcUrl,
+      chunk.map((signature) => ({ method: "getTransaction", params: [signature, options] })),
+    );
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const result = {
+    transactions: signatures.length,
+    batchSize: CHUNK_SIZE,
+    seconds: round(seconds, 2),
+    transactionsPerSecond: Math.round(signatures.length / seconds),
+    loadAverage,
+  };
+  log(`fetch ceiling: ${JSON.stringify(result)}`);
+  return result;
 }
 
 async function measureIngest(ledger: LedgerProcess, target: BenchDatabase) {
@@ -308,8 +348,10 @@ export async function measureIndexer() {
     const targets = await Promise.all(kinds.map(createBenchDatabase));
     const ingest = [];
     const latency = [];
+    let fetchCeiling: Awaited<ReturnType<typeof measureFetchCeiling>> | undefined;
     try {
       // Every ingest first, so each database starts from the same ledger; then the latencies.
+      fetchCeiling = await measureFetchCeiling(ledger);
       for (const target of targets) ingest.push(await measureIngest(ledger, target));
       for (const target of targets) latency.push(await measureLatency(ledger, target, clients[0]!, operator));
     } finally {
@@ -325,6 +367,7 @@ export async function measureIndexer() {
         batches: BATCHES,
         batchSize: BATCH_SIZE,
       },
+      fetchCeiling: fetchCeiling!,
       ingest,
       latency,
     };

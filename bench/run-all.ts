@@ -156,6 +156,12 @@ function render(results: Results): string {
     "| database | attestations | transactions | seconds | attestations/s | transactions/s | load average | command |",
     "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
   );
+  const ceiling = indexer.fetchCeiling;
+  lines.push(
+    `| (fetch only: \`getTransaction\` in batches of ${ceiling.batchSize}, nothing decoded or written) | | ` +
+      `${number(ceiling.transactions)} | ${ceiling.seconds} | | ${number(ceiling.transactionsPerSecond)} | ` +
+      `${ceiling.loadAverage} | \`${COMMANDS.indexer}\` |`,
+  );
   for (const ingest of indexer.ingest) {
     lines.push(
       `| ${ingest.database} | ${number(ingest.attestations)} | ${number(ingest.transactions)} | ${ingest.seconds} | ` +
