@@ -1,6 +1,8 @@
 /**
  * The indexer's speed against a real local ledger process:
  *
+ * - fetch ceiling: every program transaction fetched with JSON-RPC batches of 250 `getTransaction`
+ *   calls, one batch after the other, nothing decoded or written: what the ledger alone serves;
  * - ingest rate: a ledger already holding N single attestations and M batches of 100 is indexed
  *   from scratch by `startIndexer` (in this process); attestations (rows) and program transactions
  *   applied per second, from start to caught up;
@@ -9,19 +11,20 @@
  *   to its row being readable in the database, and from the attest() call to the row.
  *
  * SQLite always; PostgreSQL too when DATABASE_URL is set (in a schema of its own, dropped after).
- * Writes bench/results/indexer.json.
+ * The machine's 1-minute load average is recorded at the start of each ingest: on a shared machine
+ * the figures move with it. Writes bench/results/indexer.json.
  *
  *   npx tsx bench/indexer.ts          (BENCH_SINGLES, BENCH_BATCHES, BENCH_LATENCY_SAMPLES to change the sizes)
  */
 import { spawn } from "node:child_process";
 import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { availableParallelism, cpus, tmpdir } from "node:os";
+import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 import { IndexerStateKey, migrateToLatest, openDatabase, type DatabaseHandle } from "@abas/db";
-import { createIndexerLogger, startIndexer } from "@abas/indexer";
+import { CHUNK_SIZE, createIndexerLogger, sendJsonRpcBatch, startIndexer } from "@abas/indexer";
 import { spawnLedgerProcess, type LedgerProcess } from "@abas/ledger";
 import { AttestationClient } from "@abas/sdk";
 import {
@@ -29,6 +32,7 @@ import {
   createSolanaRpc,
   lamports,
   type Rpc,
+  type Signature,
   type SolanaRpcApi,
 } from "@solana/kit";
 
@@ -154,11 +158,49 @@ async function populate(
   return { clients, operator };
 }
 
+/** The ledger's own pace: every program transaction fetched in batches as the indexer fetches them. */
+async function measureFetchCeiling(ledger: LedgerProcess) {
+  const rpc = createSolanaRpc(ledger.rpcUrl);
+  const signatures: string[] = [];
+  for (;;) {
+    const before = signatures.at(-1);
+    const page = await rpc
+      .getSignaturesForAddress(ledger.programId, {
+        limit: 1000,
+        ...(before === undefined ? {} : { before: before as Signature }),
+      })
+      .send();
+    signatures.push(...page.map((entry) => entry.signature));
+    if (page.length < 1000) break;
+  }
+  const options = { encoding: "json", maxSupportedTransactionVersion: 0, commitment: "confirmed" };
+  const loadAverage = round(loadavg()[0]!, 2);
+  const started = performance.now();
+  for (let start = 0; start < signatures.length; start += CHUNK_SIZE) {
+    const chunk = signatures.slice(start, start + CHUNK_SIZE);
+    await sendJsonRpcBatch(
+      ledger.rpcUrl,
+      chunk.map((signature) => ({ method: "getTransaction", params: [signature, options] })),
+    );
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const result = {
+    transactions: signatures.length,
+    batchSize: CHUNK_SIZE,
+    seconds: round(seconds, 2),
+    transactionsPerSecond: Math.round(signatures.length / seconds),
+    loadAverage,
+  };
+  log(`fetch ceiling: ${JSON.stringify(result)}`);
+  return result;
+}
+
 async function measureIngest(ledger: LedgerProcess, target: BenchDatabase) {
   const database = openDatabase({ url: target.url });
   await migrateToLatest(database);
   const rpc = createSolanaRpc(ledger.rpcUrl);
   const newest = (await rpc.getSignaturesForAddress(ledger.programId, { limit: 1 }).send())[0]!.signature;
+  const loadAverage = round(loadavg()[0]!, 2);
   const started = performance.now();
   const indexer = await startIndexer({
     rpcUrl: ledger.rpcUrl,
@@ -196,6 +238,7 @@ async function measureIngest(ledger: LedgerProcess, target: BenchDatabase) {
     seconds: round(seconds, 2),
     attestationsPerSecond: Math.round(attestations / seconds),
     transactionsPerSecond: Math.round(transactions / seconds),
+    loadAverage,
   };
   log(`ingest (${target.kind}): ${JSON.stringify(result)}`);
   return result;
@@ -214,12 +257,14 @@ function spawnIndexerProcess(ledger: LedgerProcess, databaseUrl: string) {
     },
   });
   let stderr = "";
-  const leading = new Promise<void>((resolve) =>
+  const leading = new Promise<void>((resolve, reject) => {
     child.stderr.on("data", (chunk: Buffer) => {
       stderr += chunk.toString("utf8");
       if (stderr.includes('"msg":"leading: indexing"')) resolve();
-    }),
-  );
+    });
+    // Once it leads, this changes nothing; before, it ends the wait instead of hanging.
+    child.once("exit", () => reject(new Error(`abas-indexer exited before leading:\n${stderr}`)));
+  });
   const exited = new Promise((resolve) => child.once("exit", resolve));
   return {
     leading,
@@ -303,8 +348,10 @@ export async function measureIndexer() {
     const targets = await Promise.all(kinds.map(createBenchDatabase));
     const ingest = [];
     const latency = [];
+    let fetchCeiling: Awaited<ReturnType<typeof measureFetchCeiling>> | undefined;
     try {
       // Every ingest first, so each database starts from the same ledger; then the latencies.
+      fetchCeiling = await measureFetchCeiling(ledger);
       for (const target of targets) ingest.push(await measureIngest(ledger, target));
       for (const target of targets) latency.push(await measureLatency(ledger, target, clients[0]!, operator));
     } finally {
@@ -320,6 +367,7 @@ export async function measureIndexer() {
         batches: BATCHES,
         batchSize: BATCH_SIZE,
       },
+      fetchCeiling: fetchCeiling!,
       ingest,
       latency,
     };

@@ -153,13 +153,20 @@ function render(results: Results): string {
       "`abas-indexer` running as its own process, attestations sent one after the other through the SDK. " +
       "The API reads the same database without a cache, so the delay to the row is the delay to the API.",
     "",
-    "| database | attestations | transactions | seconds | attestations/s | transactions/s | command |",
-    "| --- | ---: | ---: | ---: | ---: | ---: | --- |",
+    "| database | attestations | transactions | seconds | attestations/s | transactions/s | load average | command |",
+    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+  );
+  const ceiling = indexer.fetchCeiling;
+  lines.push(
+    `| (fetch only: \`getTransaction\` in batches of ${ceiling.batchSize}, nothing decoded or written) | | ` +
+      `${number(ceiling.transactions)} | ${ceiling.seconds} | | ${number(ceiling.transactionsPerSecond)} | ` +
+      `${ceiling.loadAverage} | \`${COMMANDS.indexer}\` |`,
   );
   for (const ingest of indexer.ingest) {
     lines.push(
       `| ${ingest.database} | ${number(ingest.attestations)} | ${number(ingest.transactions)} | ${ingest.seconds} | ` +
-        `${number(ingest.attestationsPerSecond)} | ${number(ingest.transactionsPerSecond)} | \`${COMMANDS.indexer}\` |`,
+        `${number(ingest.attestationsPerSecond)} | ${number(ingest.transactionsPerSecond)} | ${ingest.loadAverage} | ` +
+        `\`${COMMANDS.indexer}\` |`,
     );
   }
   lines.push(

@@ -96,6 +96,8 @@ export interface ProcessedTransactionsTable {
   /** 1 when the transaction failed on the ledger. */
   failed: number;
   processed_at: number;
+  /** The instance id of the indexer (the leader) that applied it (migration 2026-11-24T0000-applied-by). */
+  applied_by: string;
 }
 
 /** The indexer's checkpoint and status, as key/value pairs (see IndexerStateKey). */

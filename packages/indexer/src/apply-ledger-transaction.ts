@@ -1,6 +1,7 @@
 /**
- * Applies one ledger transaction exactly once: its effects, its `processed_transactions` row and
- * the checkpoint all commit in ONE database transaction. The row is inserted first, with
+ * Applies ledger transactions exactly once, a chunk at a time: their effects, their
+ * `processed_transactions` rows and the checkpoint all commit in ONE database transaction, so a
+ * crash leaves either the whole chunk or none of it. The rows are inserted first, with
  * ON CONFLICT DO NOTHING, so a transaction that is already applied (by an earlier run, or by
  * another indexer that briefly believed it led) changes nothing but the cursor.
  */
@@ -12,7 +13,7 @@ import { countPolicyViolation, upsertAgentState } from "./appliers/agent-state.j
 import { applyAttest } from "./appliers/apply-attest.js";
 import { applyAttestBatch, applyPublishBatchLeaves } from "./appliers/apply-batch.js";
 import type { ApplyContext } from "./appliers/apply-context.js";
-import { writeCheckpoint, writeIndexerState } from "./checkpoint-store.js";
+import { writeCheckpoint, writeIndexerState, type Checkpoint } from "./checkpoint-store.js";
 import type { IndexerDatabase } from "./indexer-database.js";
 import type { Logger } from "./logger.js";
 import {
@@ -22,17 +23,30 @@ import {
   type ProgramTransaction,
 } from "./transaction-decoder.js";
 
-export type ApplyOutcome = "applied" | "already-applied";
-
-export type ApplyLedgerTransactionInput = Readonly<{
-  programId: Address;
+export type LedgerTransactionToApply = Readonly<{
   transaction: ProgramTransaction;
+  /** The accounts its group of transactions touched, read after they were listed. */
   snapshot: AccountSnapshot;
+}>;
+
+export type ApplyLedgerTransactionsInput = Readonly<{
+  programId: Address;
+  /** In ledger order. */
+  transactions: readonly LedgerTransactionToApply[];
+  /** The checkpoint once they are applied: the newest transaction listed with them (applied now or before). */
+  checkpoint: Checkpoint;
   logger: Logger;
   now: number;
+  /** The instance id of the leader applying them, recorded in `processed_transactions.applied_by`. */
+  appliedBy: string;
   /** The leader lease's fence, run first in the transaction (leadership/leader-lease.ts); the poller always passes it. */
   fence?: (trx: IndexerDatabase) => Promise<void>;
 }>;
+
+export type ApplyResult = Readonly<{ applied: number; alreadyApplied: number }>;
+
+/** Rows per `processed_transactions` insert: 5 columns a row, well inside every dialect's limit on bound parameters. */
+const PROCESSED_ROWS_PER_INSERT = 100;
 
 async function applyInstruction(context: ApplyContext, instruction: ProgramInstruction): Promise<void> {
   switch (instruction.name) {
@@ -66,36 +80,68 @@ async function applyFailedTransaction(context: ApplyContext): Promise<void> {
   );
 }
 
-export async function applyLedgerTransaction(
-  db: IndexerDatabase,
-  { programId, transaction, snapshot, logger, now, fence }: ApplyLedgerTransactionInput,
-): Promise<ApplyOutcome> {
-  const failed = transaction.error !== null;
-  return await db.transaction().execute(async (trx) => {
-    await fence?.(trx);
-    const inserted = await trx
+/** Marks the transactions processed; returns the signatures that were not already. */
+async function insertProcessed(
+  trx: IndexerDatabase,
+  transactions: readonly ProgramTransaction[],
+  now: number,
+  appliedBy: string,
+): Promise<Set<string>> {
+  const inserted = new Set<string>();
+  for (let start = 0; start < transactions.length; start += PROCESSED_ROWS_PER_INSERT) {
+    const rows = await trx
       .insertInto("processed_transactions")
-      .values({
-        signature: transaction.signature,
-        slot: Number(transaction.slot),
-        failed: failed ? 1 : 0,
-        processed_at: now,
-      })
+      .values(
+        transactions.slice(start, start + PROCESSED_ROWS_PER_INSERT).map((transaction) => ({
+          signature: transaction.signature,
+          slot: Number(transaction.slot),
+          failed: transaction.error === null ? 0 : 1,
+          processed_at: now,
+          applied_by: appliedBy,
+        })),
+      )
       .onConflict((conflict) => conflict.column("signature").doNothing())
       .returning("signature")
-      .executeTakeFirst();
-    const checkpoint = { signature: transaction.signature, slot: Number(transaction.slot) };
-    if (inserted === undefined) {
+      .execute();
+    for (const row of rows) inserted.add(row.signature);
+  }
+  return inserted;
+}
+
+export async function applyLedgerTransactions(
+  db: IndexerDatabase,
+  { programId, transactions, checkpoint, logger, now, appliedBy, fence }: ApplyLedgerTransactionsInput,
+): Promise<ApplyResult> {
+  return await db.transaction().execute(async (trx) => {
+    await fence?.(trx);
+    const fresh = await insertProcessed(
+      trx,
+      transactions.map((entry) => entry.transaction),
+      now,
+      appliedBy,
+    );
+    const agentStatesWritten = new Set<string>();
+    for (const { transaction, snapshot } of transactions) {
+      if (!fresh.has(transaction.signature)) continue;
+      const context: ApplyContext = {
+        db: trx,
+        programId,
+        transaction,
+        snapshot,
+        indexedAt: now,
+        logger,
+        agentStatesWritten,
+      };
+      if (transaction.error !== null) await applyFailedTransaction(context);
+      else for (const instruction of transaction.instructions) await applyInstruction(context, instruction);
+    }
+    if (fresh.size > 0) await writeCheckpoint(trx, checkpoint, now);
+    else {
       await writeIndexerState(trx, {
         [IndexerStateKey.CursorSignature]: checkpoint.signature,
         [IndexerStateKey.CursorSlot]: String(checkpoint.slot),
       });
-      return "already-applied";
     }
-    const context: ApplyContext = { db: trx, programId, transaction, snapshot, indexedAt: now, logger };
-    if (failed) await applyFailedTransaction(context);
-    else for (const instruction of transaction.instructions) await applyInstruction(context, instruction);
-    await writeCheckpoint(trx, checkpoint, now);
-    return "applied";
+    return { applied: fresh.size, alreadyApplied: transactions.length - fresh.size };
   });
 }

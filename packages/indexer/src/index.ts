@@ -5,6 +5,7 @@ export * from "./checkpoint-store.js";
 export * from "./config.js";
 export * from "./describe-error.js";
 export * from "./indexer.js";
+export * from "./json-rpc-batch.js";
 export type { IndexerDatabase } from "./indexer-database.js";
 export {
   LeadershipLostError,

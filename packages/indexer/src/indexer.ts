@@ -133,6 +133,7 @@ export async function startIndexer(options: IndexerOptions): Promise<RunningInde
       while (!stopping && lease.held) {
         try {
           const result = await pollLedger({
+            rpcUrl: options.rpcUrl,
             rpc,
             programId,
             commitment,

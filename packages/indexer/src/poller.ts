@@ -1,15 +1,15 @@
 /**
- * One poll: everything the program did since the checkpoint, applied oldest first. Transactions
- * are fetched in concurrent chunks (the ledger round trips dominate), the accounts they touched
- * are read in one call per group, and each transaction is then applied in its own database
- * transaction. Polling alone is complete; the subscription only makes it start sooner.
+ * One poll: everything the program did since the checkpoint, applied oldest first, a chunk at a
+ * time. A chunk's transactions are fetched with one JSON-RPC batch and the accounts they touched
+ * with another (one `getMultipleAccounts` per group), the next chunk's while this one is applied
+ * in ONE database transaction with the checkpoint. Polling alone is complete; the
+ * subscription only makes it start sooner.
  */
-import { IndexerStateKey } from "@abas/db";
 import type { Address, Commitment, Rpc, Signature, SolanaRpcApi } from "@solana/kit";
 
-import { MAX_ACCOUNTS_PER_SNAPSHOT, readAccountSnapshot } from "./account-snapshot.js";
-import { applyLedgerTransaction } from "./apply-ledger-transaction.js";
-import { readCheckpoint, writeHeartbeat, writeIndexerState } from "./checkpoint-store.js";
+import { MAX_ACCOUNTS_PER_SNAPSHOT, readAccountSnapshots } from "./account-snapshot.js";
+import { applyLedgerTransactions, type LedgerTransactionToApply } from "./apply-ledger-transaction.js";
+import { readCheckpoint, writeHeartbeat } from "./checkpoint-store.js";
 import type { IndexerDatabase } from "./indexer-database.js";
 import { writeAsLeader, type LeaderLease } from "./leadership/leader-lease.js";
 import { checkCheckpointOnLedger } from "./ledger-agreement.js";
@@ -20,21 +20,23 @@ import { listSignaturesSince, type LedgerSignature } from "./signature-scanner.j
 import { accountsToRead, type ProgramTransaction } from "./transaction-decoder.js";
 import { fetchProgramTransactions, TransactionNotYetAvailableError } from "./transaction-fetcher.js";
 
-/** Transactions fetched concurrently. */
-export const FETCH_CHUNK_SIZE = 32;
+/** Transactions fetched in one JSON-RPC batch and applied in one database transaction. */
+export const CHUNK_SIZE = 250;
 
 export type PollProgress = Readonly<{ processed: number; total: number }>;
 
 export type PollOptions = Readonly<{
   rpc: Rpc<SolanaRpcApi>;
+  /** The same ledger's HTTP JSON-RPC URL, for batches (which kit's client does not send). */
+  rpcUrl: string;
   programId: Address;
   commitment: Commitment;
   db: IndexerDatabase;
   logger: Logger;
-  /** Throws to abort the poll between two transactions (stopping, or leadership lost). */
+  /** Throws to abort the poll between two chunks (stopping, or leadership lost). */
   assertActive: () => void;
   /** Every write is fenced by the leader lease: a stale leader's writes are refused. */
-  lease: Pick<LeaderLease, "fence">;
+  lease: Pick<LeaderLease, "fence" | "holder">;
   onProgress?: (progress: PollProgress) => void;
   now?: () => number;
 }>;
@@ -85,7 +87,7 @@ async function findApplied(db: IndexerDatabase, signatures: readonly Signature[]
 }
 
 export async function pollLedger(options: PollOptions): Promise<PollResult> {
-  const { rpc, programId, commitment, db, logger, assertActive, lease } = options;
+  const { rpc, rpcUrl, programId, commitment, db, logger, assertActive, lease } = options;
   const now = options.now ?? Date.now;
   await checkLedgerIdentity(rpc, db, lease, logger);
   const headSlot = await rpc.getSlot({ commitment }).send(rpcRequestOptions());
@@ -99,35 +101,28 @@ export async function pollLedger(options: PollOptions): Promise<PollResult> {
   let applied = 0;
   let alreadyApplied = 0;
   const chunks: LedgerSignature[][] = [];
-  for (let start = 0; start < listed.length; start += FETCH_CHUNK_SIZE) {
-    chunks.push(listed.slice(start, start + FETCH_CHUNK_SIZE));
+  for (let start = 0; start < listed.length; start += CHUNK_SIZE) {
+    chunks.push(listed.slice(start, start + CHUNK_SIZE));
   }
-  // The transactions of a chunk are immutable, so the next chunk is fetched while this one is
-  // applied; account snapshots are still read one group after the other, right before applying.
+  // The transactions of a chunk are immutable, so the next chunk is fetched, with the accounts it
+  // touched, while this one is applied; chunks are still fetched one after the other.
   const prefetch = async (chunk: readonly LedgerSignature[]) => {
     const done = await findApplied(
       db,
       chunk.map((entry) => entry.signature),
     );
     const toFetch = chunk.filter((entry) => !done.has(entry.signature)).map((entry) => entry.signature);
-    return { done, transactions: await fetchProgramTransactions(rpc, programId, toFetch, commitment) };
-  };
-  let next = chunks.length > 0 ? prefetch(chunks[0]!) : undefined;
-  let processed = 0;
-  for (let index = 0; index < chunks.length; index++) {
-    const chunk = chunks[index]!;
-    const { done, transactions } = await next!;
-    next = index + 1 < chunks.length ? prefetch(chunks[index + 1]!) : undefined;
-    // Awaited on the next turn; until then a failure must not count as unhandled.
-    next?.catch(() => undefined);
-    alreadyApplied += done.size;
-    for (const group of groupForSnapshots(transactions)) {
-      const snapshot = await readAccountSnapshot(
-        rpc,
-        programId,
-        group.flatMap(successfulAccounts),
-        commitment,
-      );
+    const transactions = await fetchProgramTransactions(rpcUrl, programId, toFetch, commitment);
+    const groups = groupForSnapshots(transactions);
+    const snapshots = await readAccountSnapshots(
+      rpcUrl,
+      programId,
+      groups.map((group) => group.flatMap(successfulAccounts)),
+      commitment,
+    );
+    const toApply: LedgerTransactionToApply[] = [];
+    groups.forEach((group, i) => {
+      const snapshot = snapshots[i]!;
       const newestSlot = group.reduce(
         (slot, transaction) => (transaction.slot > slot ? transaction.slot : slot),
         0n,
@@ -138,31 +133,33 @@ export async function pollLedger(options: PollOptions): Promise<PollResult> {
           `accounts read at slot ${snapshot.slot}, before transactions of slot ${newestSlot}`,
         );
       }
-      for (const transaction of group) {
-        assertActive();
-        const outcome = await applyLedgerTransaction(db, {
-          programId,
-          transaction,
-          snapshot,
-          logger,
-          now: now(),
-          fence: lease.fence,
-        });
-        if (outcome === "applied") applied += 1;
-        else alreadyApplied += 1;
-      }
-    }
+      for (const transaction of group) toApply.push({ transaction, snapshot });
+    });
+    return { done, toApply };
+  };
+  let next = chunks.length > 0 ? prefetch(chunks[0]!) : undefined;
+  let processed = 0;
+  for (let index = 0; index < chunks.length; index++) {
+    const chunk = chunks[index]!;
+    const { done, toApply } = await next!;
+    // The ledger serves the next chunk while this one is written.
+    next = index + 1 < chunks.length ? prefetch(chunks[index + 1]!) : undefined;
+    // Awaited on the next turn; until then a failure must not count as unhandled.
+    next?.catch(() => undefined);
+    alreadyApplied += done.size;
     const last = chunk[chunk.length - 1]!;
-    if (done.has(last.signature)) {
-      // Nothing applied moved the cursor past these: move it, so the next poll does not list them again.
-      assertActive();
-      await writeAsLeader(db, lease, (trx) =>
-        writeIndexerState(trx, {
-          [IndexerStateKey.CursorSignature]: last.signature,
-          [IndexerStateKey.CursorSlot]: last.slot.toString(),
-        }),
-      );
-    }
+    assertActive();
+    const result = await applyLedgerTransactions(db, {
+      programId,
+      transactions: toApply,
+      checkpoint: { signature: last.signature, slot: Number(last.slot) },
+      logger,
+      now: now(),
+      appliedBy: lease.holder,
+      fence: lease.fence,
+    });
+    applied += result.applied;
+    alreadyApplied += result.alreadyApplied;
     processed += chunk.length;
     options.onProgress?.({ processed, total: listed.length });
   }

@@ -98,6 +98,7 @@ export async function reindex(options: ReindexOptions): Promise<ReindexSummary> 
     };
     const result = await pollLedger({
       rpc: createSolanaRpc(options.rpcUrl),
+      rpcUrl: options.rpcUrl,
       programId,
       commitment: options.commitment ?? "finalized",
       db,

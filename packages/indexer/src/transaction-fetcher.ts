@@ -1,7 +1,11 @@
-import type { Address, Commitment, Rpc, Signature, SolanaRpcApi } from "@solana/kit";
+import type { Address, Commitment, Signature } from "@solana/kit";
 
-import { rpcRequestOptions } from "./rpc-request-options.js";
-import { decodeProgramTransaction, type ProgramTransaction } from "./transaction-decoder.js";
+import { sendJsonRpcBatch } from "./json-rpc-batch.js";
+import {
+  decodeProgramTransaction,
+  type ProgramTransaction,
+  type TransactionJsonResponse,
+} from "./transaction-decoder.js";
 
 /**
  * A listed transaction that `getTransaction` does not return yet (an RPC node behind the one that
@@ -11,26 +15,34 @@ export class TransactionNotYetAvailableError extends Error {
   override readonly name = "TransactionNotYetAvailableError";
 }
 
-/** Fetches and decodes transactions concurrently; the result keeps the order of `signatures`. */
+/** The JSON as the node sends it: numbers are plain (kit's client would make them bigints). */
+type TransactionJson = Omit<TransactionJsonResponse, "slot"> & { slot: number };
+
+/**
+ * Fetches and decodes transactions with ONE JSON-RPC batch of `getTransaction` calls; the result
+ * keeps the order of `signatures`.
+ */
 export async function fetchProgramTransactions(
-  rpc: Rpc<SolanaRpcApi>,
+  rpcUrl: string,
   programId: Address,
   signatures: readonly Signature[],
   commitment: Commitment,
 ): Promise<ProgramTransaction[]> {
-  return await Promise.all(
-    signatures.map(async (signature) => {
-      const response = await rpc
-        .getTransaction(signature, {
-          encoding: "json",
-          maxSupportedTransactionVersion: 0,
-          commitment: commitment === "finalized" ? "finalized" : "confirmed",
-        })
-        .send(rpcRequestOptions());
-      if (response === null) {
-        throw new TransactionNotYetAvailableError(`transaction ${signature} is listed but not available yet`);
-      }
-      return decodeProgramTransaction(signature, response, programId);
-    }),
+  const options = {
+    encoding: "json",
+    maxSupportedTransactionVersion: 0,
+    commitment: commitment === "finalized" ? "finalized" : "confirmed",
+  };
+  const responses = await sendJsonRpcBatch(
+    rpcUrl,
+    signatures.map((signature) => ({ method: "getTransaction", params: [signature, options] })),
   );
+  return responses.map((response, i) => {
+    const signature = signatures[i]!;
+    if (response === null) {
+      throw new TransactionNotYetAvailableError(`transaction ${signature} is listed but not available yet`);
+    }
+    const json = response as TransactionJson;
+    return decodeProgramTransaction(signature, { ...json, slot: BigInt(json.slot) }, programId);
+  });
 }

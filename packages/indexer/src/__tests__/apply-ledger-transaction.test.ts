@@ -1,6 +1,6 @@
 /**
- * The database side of applying one ledger transaction, on a real (in-memory) SQLite database
- * with hand-made transactions and account snapshots.
+ * The database side of applying ledger transactions (one, or a chunk in one database transaction),
+ * on a real (in-memory) SQLite database with hand-made transactions and account snapshots.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
@@ -10,7 +10,7 @@ import { AgentStatus, deriveAgentAddress } from "@abas/program-client";
 import { address, getAddressEncoder, type Address, type Signature } from "@solana/kit";
 
 import type { AccountSnapshot } from "../account-snapshot.js";
-import { applyLedgerTransaction } from "../apply-ledger-transaction.js";
+import { applyLedgerTransactions } from "../apply-ledger-transaction.js";
 import { createIndexerLogger } from "../logger.js";
 import type { ProgramTransaction } from "../transaction-decoder.js";
 
@@ -72,7 +72,29 @@ function transaction(
   };
 }
 
-describe("applyLedgerTransaction", () => {
+type OneTransaction = Readonly<{
+  programId: Address;
+  transaction: ProgramTransaction;
+  snapshot: AccountSnapshot;
+  logger: typeof logger;
+  appliedBy: string;
+  now: number;
+}>;
+
+/** A chunk of one transaction, the checkpoint then being that transaction. */
+async function applyLedgerTransaction(
+  db: DatabaseHandle["db"],
+  { transaction, snapshot, ...rest }: OneTransaction,
+): Promise<"applied" | "already-applied"> {
+  const result = await applyLedgerTransactions(db, {
+    ...rest,
+    transactions: [{ transaction, snapshot }],
+    checkpoint: { signature: transaction.signature, slot: Number(transaction.slot) },
+  });
+  return result.applied === 1 ? "applied" : "already-applied";
+}
+
+describe("applyLedgerTransactions", () => {
   let database: DatabaseHandle;
 
   before(async () => {
@@ -95,6 +117,7 @@ describe("applyLedgerTransaction", () => {
       transaction: registration,
       snapshot: state,
       logger,
+      appliedBy: "test-indexer",
       now: 1000,
     });
     const second = await applyLedgerTransaction(database.db, {
@@ -102,6 +125,7 @@ describe("applyLedgerTransaction", () => {
       transaction: registration,
       snapshot: state,
       logger,
+      appliedBy: "test-indexer",
       now: 2000,
     });
 
@@ -109,7 +133,13 @@ describe("applyLedgerTransaction", () => {
     assert.deepEqual([first, second], ["applied", "already-applied"]);
     const processed = await database.db.selectFrom("processed_transactions").selectAll().execute();
     assert.deepEqual(processed, [
-      { signature: registration.signature, slot: 1, failed: 0, processed_at: 1000 },
+      {
+        signature: registration.signature,
+        slot: 1,
+        failed: 0,
+        processed_at: 1000,
+        applied_by: "test-indexer",
+      },
     ]);
     const cursor = await database.db.selectFrom("indexer_state").selectAll().orderBy("key").execute();
     assert.deepEqual(cursor, [
@@ -130,6 +160,7 @@ describe("applyLedgerTransaction", () => {
       transaction: transaction("update_agent"),
       snapshot: snapshot(30n, { [AGENT_ACCOUNT]: agentAccountBytes(AgentStatus.Suspended, 3n) }),
       logger,
+      appliedBy: "test-indexer",
       now: 3000,
     });
     // When a state read at an older slot arrives
@@ -138,6 +169,7 @@ describe("applyLedgerTransaction", () => {
       transaction: transaction("update_agent"),
       snapshot: snapshot(20n, { [AGENT_ACCOUNT]: agentAccountBytes(AgentStatus.Active, 1n) }),
       logger,
+      appliedBy: "test-indexer",
       now: 4000,
     });
     // Then the newer state stays
@@ -154,6 +186,7 @@ describe("applyLedgerTransaction", () => {
         transaction: refused,
         snapshot: snapshot(40n, {}),
         logger,
+        appliedBy: "test-indexer",
         now,
       });
     }
@@ -163,6 +196,7 @@ describe("applyLedgerTransaction", () => {
       transaction: transaction("update_agent"),
       snapshot: snapshot(50n, { [AGENT_ACCOUNT]: agentAccountBytes(AgentStatus.Active, 3n) }),
       logger,
+      appliedBy: "test-indexer",
       now: 7000,
     });
     // Then it counts once and survives the update
@@ -186,6 +220,7 @@ describe("applyLedgerTransaction", () => {
         transaction: attest,
         snapshot: snapshot(60n, {}),
         logger,
+        appliedBy: "test-indexer",
         now: 8000,
       }),
       { name: "AccountNotYetVisibleError" },
@@ -210,6 +245,7 @@ describe("applyLedgerTransaction", () => {
       transaction: transaction("register_agent", null, elsewhere),
       snapshot: snapshot(100n, { [elsewhere]: agentAccountBytes(AgentStatus.Active, 0n, OTHER_OPERATOR) }),
       logger,
+      appliedBy: "test-indexer",
       now: 9000,
     });
 
@@ -225,6 +261,7 @@ describe("applyLedgerTransaction", () => {
         transaction: transaction("update_agent"),
         snapshot: snapshot(slot, { [AGENT_ACCOUNT]: agentAccountBytes(status, 3n, operator) }),
         logger,
+        appliedBy: "test-indexer",
         now: Number(slot) * 100,
       });
     await apply(150n, AgentStatus.Active, OTHER_OPERATOR);
@@ -237,5 +274,65 @@ describe("applyLedgerTransaction", () => {
     // Then it stays revoked, under its operator, at the revocation's state
     const row = await agentRow();
     assert.deepEqual([row.status, row.operator, row.state_slot], ["revoked", OPERATOR, 200]);
+  });
+
+  it("applies a chunk in one database transaction: a failure in it leaves nothing of the chunk, not even the cursor", async () => {
+    // Given a chunk whose second transaction cannot be applied yet (its accounts not visible)
+    const cursorBefore = await database.db
+      .selectFrom("indexer_state")
+      .selectAll()
+      .where("key", "=", IndexerStateKey.CursorSignature)
+      .executeTakeFirst();
+    const update = transaction("update_agent");
+    const attest = transaction("attest");
+    const chunk = {
+      programId: PROGRAM_ID,
+      logger,
+      appliedBy: "test-indexer",
+      now: 10_000,
+      checkpoint: { signature: attest.signature, slot: Number(attest.slot) },
+    };
+    const state = snapshot(200n, { [AGENT_ACCOUNT]: agentAccountBytes(AgentStatus.Active, 9n) });
+
+    // Then applying it throws, and neither transaction is processed nor the cursor moved
+    await assert.rejects(
+      applyLedgerTransactions(database.db, {
+        ...chunk,
+        transactions: [
+          { transaction: update, snapshot: state },
+          { transaction: attest, snapshot: state },
+        ],
+      }),
+      { name: "AccountNotYetVisibleError" },
+    );
+    const processed = await database.db
+      .selectFrom("processed_transactions")
+      .select("signature")
+      .where("signature", "in", [update.signature, attest.signature])
+      .execute();
+    assert.deepEqual(processed, []);
+    assert.deepEqual(
+      await database.db
+        .selectFrom("indexer_state")
+        .selectAll()
+        .where("key", "=", IndexerStateKey.CursorSignature)
+        .executeTakeFirst(),
+      cursorBefore,
+    );
+
+    // When the chunk is retried with the first already applied on its own
+    assert.equal(
+      await applyLedgerTransaction(database.db, { ...chunk, transaction: update, snapshot: state }),
+      "applied",
+    );
+    const result = await applyLedgerTransactions(database.db, {
+      ...chunk,
+      transactions: [{ transaction: update, snapshot: state }],
+    });
+
+    // Then only what was not applied counts, and the cursor is the chunk's checkpoint
+    assert.deepEqual(result, { applied: 0, alreadyApplied: 1 });
+    const state2 = await database.db.selectFrom("indexer_state").selectAll().execute();
+    assert.equal(state2.find((row) => row.key === IndexerStateKey.CursorSignature)?.value, attest.signature);
   });
 });

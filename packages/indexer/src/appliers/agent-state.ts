@@ -43,6 +43,21 @@ function agentStateColumns(address: Address, account: AgentAccount, stateSlot: b
   };
 }
 
+/** Canonical Agent account addresses by program and agent key: deriving one costs SHA-256 rounds. */
+const canonicalAddresses = new Map<string, Address>();
+const MAX_CANONICAL_ADDRESSES = 10_000;
+
+async function canonicalAgentAddress(programId: Address, agent: Address): Promise<Address> {
+  const key = `${programId}:${agent}`;
+  let canonical = canonicalAddresses.get(key);
+  if (canonical === undefined) {
+    canonical = (await deriveAgentAddress(programId, agent)).address;
+    if (canonicalAddresses.size >= MAX_CANONICAL_ADDRESSES) canonicalAddresses.clear();
+    canonicalAddresses.set(key, canonical);
+  }
+  return canonical;
+}
+
 /**
  * Writes the agent's row from its account as the snapshot shows it, in one statement. Only the
  * Agent account at the canonical address of its agent key counts (the program creates no other,
@@ -56,6 +71,9 @@ export async function upsertAgentState(
   agentAccount: Address | undefined,
 ): Promise<void> {
   const data = requireAccountData(context, agentAccount);
+  // Every transaction of a group reads the agent at the same slot: one write of that state is enough.
+  const written = `${context.snapshot.slot}:${agentAccount}`;
+  if (context.agentStatesWritten.has(written)) return;
   let account: AgentAccount;
   try {
     account = decodeAgentAccount(data);
@@ -66,7 +84,7 @@ export async function upsertAgentState(
     );
     return;
   }
-  const { address: canonical } = await deriveAgentAddress(context.programId, account.agent);
+  const canonical = await canonicalAgentAddress(context.programId, account.agent);
   if (agentAccount !== canonical) {
     context.logger.error(
       { agentAccount, canonical, agent: account.agent, signature: context.transaction.signature },
@@ -105,6 +123,7 @@ export async function upsertAgentState(
         ),
     )
     .execute();
+  context.agentStatesWritten.add(written);
 }
 
 /** Counts one refused attempt against the agent whose account is `agentAccount`; false when the agent is unknown. */

@@ -14,6 +14,11 @@ export type ApplyContext = Readonly<{
   /** Unix ms, for `indexed_at`. */
   indexedAt: number;
   logger: Logger;
+  /**
+   * `<snapshot slot>:<agent account>` of the agent states written in this database transaction:
+   * the same state is not written again.
+   */
+  agentStatesWritten: Set<string>;
 }>;
 
 /**

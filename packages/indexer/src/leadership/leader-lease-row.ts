@@ -115,6 +115,7 @@ export function createLeaseRowElection({
       void state.ended.then(() => clearInterval(timer));
 
       return {
+        holder: instanceId,
         get held() {
           return state.held;
         },

@@ -2,6 +2,8 @@
 import type { IndexerDatabase } from "../indexer-database.js";
 
 export interface LeaderLease {
+  /** The instance id holding the lease: recorded as `applied_by` of every transaction it applies. */
+  readonly holder: string;
   /** False once the lease is released or lost. */
   readonly held: boolean;
   /** Resolves when the lease ends, released or lost. */
