@@ -1,6 +1,6 @@
-import { createHash } from "node:crypto";
-
 import type { ReadonlyUint8Array } from "@solana/kit";
+
+import { sha256 } from "#sha256";
 
 import {
   COMMITMENT_TAG,
@@ -12,12 +12,8 @@ import {
 } from "./constants.js";
 import { assertByteLength } from "./validation.js";
 
-/** SHA-256 of the concatenation of `parts`. */
-export function sha256(...parts: ReadonlyUint8Array[]): Uint8Array {
-  const hash = createHash("sha256");
-  for (const part of parts) hash.update(part as Uint8Array);
-  return new Uint8Array(hash.digest());
-}
+// SHA-256 comes from `node:crypto` in Node.js and from `@noble/hashes` elsewhere (package.json `imports`).
+export { sha256, sha256HexOfText } from "#sha256";
 
 const COMMITMENT_TAG_BYTES = new TextEncoder().encode(COMMITMENT_TAG);
 
