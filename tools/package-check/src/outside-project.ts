@@ -63,7 +63,7 @@ export async function createOutsideProject(
       return path;
     },
   };
-  await project.exec("npm", ["install", "--no-audit", "--no-fund", ...packages]);
+  await project.exec("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", ...packages]);
   return project;
 }
 
