@@ -1,6 +1,7 @@
 import type { ReadonlyUint8Array } from "@solana/kit";
 
-import { sha256 } from "#sha256";
+// SHA-256 comes from node:crypto in Node.js and from @noble/hashes elsewhere (package.json `imports`).
+import * as runtime from "#sha256";
 
 import {
   COMMITMENT_TAG,
@@ -12,8 +13,15 @@ import {
 } from "./constants.js";
 import { assertByteLength } from "./validation.js";
 
-// SHA-256 comes from `node:crypto` in Node.js and from `@noble/hashes` elsewhere (package.json `imports`).
-export { sha256, sha256HexOfText } from "#sha256";
+/** SHA-256 of the concatenation of `parts`. */
+export function sha256(...parts: ReadonlyUint8Array[]): Uint8Array {
+  return runtime.sha256(...parts);
+}
+
+/** SHA-256 of the UTF-8 bytes of `text`, as 64 lowercase hex characters. */
+export function sha256HexOfText(text: string): string {
+  return runtime.sha256HexOfText(text);
+}
 
 const COMMITMENT_TAG_BYTES = new TextEncoder().encode(COMMITMENT_TAG);
 

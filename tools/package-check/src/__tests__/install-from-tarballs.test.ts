@@ -161,6 +161,23 @@ describe("the published packages, installed from their tarballs into a project o
     assert.doesNotMatch(JSON.stringify(report), /"valid":false/);
   });
 
+  it("type-checks a TypeScript user of the installed packages against their .d.ts files", async () => {
+    const tsc = join(REPO_ROOT, "node_modules", "typescript", "bin", "tsc");
+    const options = ["--noEmit", "--strict", "--skipLibCheck", "--target", "es2022"];
+    // Node.js types as a Node.js project has them; the packages' own types come from node_modules.
+    const nodeTypes = ["--typeRoots", join(REPO_ROOT, "node_modules", "@types"), "--types", "node"];
+    await project.exec(process.execPath, [
+      tsc,
+      ...options,
+      ...nodeTypes,
+      "--module",
+      "nodenext",
+      "--moduleResolution",
+      "nodenext",
+      "typed-use.ts",
+    ]);
+  });
+
   it("starts the MCP server with `npx -y <tarball>` and lists its tools with the official MCP client", async () => {
     const transport = new StdioClientTransport({
       command: "npx",
