@@ -271,7 +271,7 @@ describe("the published packages, installed from their tarballs into a project o
   );
 
   it(
-    `runs abas-ledger and the README's example under Node.js 22 (${NODE_22_PACKAGE})`,
+    `runs abas-ledger, the README's example and abas verify under Node.js 22 (${NODE_22_PACKAGE})`,
     { skip: NODE_22_SKIP },
     async () => {
       const nodeDir = join(root, "node-22");
@@ -291,6 +291,15 @@ describe("the published packages, installed from their tarballs into a project o
             .filter((line) => / valid \(slot \d+\)$/.test(line)).length,
           3,
         );
+        // The abas command (Node.js 22 and later): those receipts checked against this ledger.
+        const path = { PATH: `${binDir}:${userEnv().PATH ?? ""}` };
+        const verified = await project.exec(
+          "npx",
+          ["abas", "verify", "receipts.jsonl", "--json", "--rpc-url", ledger22.rpcUrl],
+          path,
+        );
+        assert.match(verified.stdout, /"valid":true/);
+        assert.doesNotMatch(verified.stdout, /"valid":false/);
       } finally {
         await ledger22.stop();
       }
