@@ -207,6 +207,8 @@ async function startServerProcess(dataDir: string): Promise<ServerProcess> {
   const child: ChildProcess = spawn(process.execPath, ["--import", import.meta.resolve("tsx"), SERVER_BIN], {
     env: {
       PATH: process.env.PATH,
+      // The repository's source condition (.npmrc), so the server runs from the TypeScript sources.
+      NODE_OPTIONS: process.env.NODE_OPTIONS,
       DATA_DIR: dataDir,
       PORT: String(port),
       HOST: "127.0.0.1",

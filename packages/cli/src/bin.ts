@@ -1,4 +1,4 @@
-#!/usr/bin/env tsx
+#!/usr/bin/env node
 /** `abas`: the ABAS command-line tool (see docs/cli.md). */
 import { runCli } from "./cli.js";
 

@@ -1,4 +1,4 @@
-#!/usr/bin/env tsx
+#!/usr/bin/env node
 /**
  * `abas-ledger`: runs the local ledger until Ctrl-C or SIGTERM. The banner on stdout gives the
  * URLs (scripts read it; see spawnLedgerProcess); logs go to stderr.

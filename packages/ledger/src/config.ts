@@ -4,9 +4,9 @@
  */
 import { existsSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 
 import { isLogLevel, LOG_LEVELS, type LogLevel } from "./logger.js";
+import { BUNDLED_PROGRAM_PATH } from "./package-files.js";
 
 export const DEFAULT_RPC_PORT = 8899;
 export const DEFAULT_HOST = "127.0.0.1";
@@ -15,12 +15,8 @@ export const DEFAULT_SLOT_MS = 400;
 export const DEFAULT_SNAPSHOT_EVERY = 1000;
 export const DEFAULT_DATA_DIR = ".data/ledger";
 
-/** The ABAS program as the repository builds it. */
-export const DEFAULT_PROGRAM_PATH = fileURLToPath(
-  new URL("../../../program/dist/abas_attestation.so", import.meta.url),
-);
-/** The keypair of the fixed local program address `5RM2JWdhiGGfkBnB16BpZiJoXa79E1rW31pB4YWBZbkN`. */
-export const PROGRAM_KEYPAIR_PATH = fileURLToPath(new URL("../keys/program-keypair.json", import.meta.url));
+/** The ABAS program as the repository builds it (the published package carries a copy). */
+export const DEFAULT_PROGRAM_PATH = BUNDLED_PROGRAM_PATH;
 
 export interface LedgerOptions {
   /** Where the event log and snapshots live; created when missing. */
@@ -34,7 +30,7 @@ export interface LedgerOptions {
   readonly slotMs?: number;
   /** Delete the ledger in `dataDir` and start again from genesis. */
   readonly reset?: boolean;
-  /** The program deployed at genesis. Default: `program/dist/abas_attestation.so` of this repository. */
+  /** The program deployed at genesis. Default: the ABAS program this package carries. */
   readonly programPath?: string;
   readonly snapshotEvery?: number;
   readonly logLevel?: LogLevel;
@@ -114,7 +110,7 @@ Options (environment variable in brackets):
   --ws-port <port>         WebSocket port [LEDGER_WS_PORT] (default: RPC port + 1)
   --host <address>         interface to listen on [LEDGER_HOST] (default ${DEFAULT_HOST})
   --slot-ms <ms>           wall-clock milliseconds per slot [LEDGER_SLOT_MS] (default ${DEFAULT_SLOT_MS})
-  --program <path>         program deployed at genesis [LEDGER_PROGRAM] (default program/dist/abas_attestation.so)
+  --program <path>         program deployed at genesis [LEDGER_PROGRAM] (default: the ABAS program in this package)
   --snapshot-every <n>     transactions between snapshots [LEDGER_SNAPSHOT_EVERY] (default ${DEFAULT_SNAPSHOT_EVERY})
   --reset                  delete the ledger in the data directory and start from genesis
   --help                   show this help

@@ -4,14 +4,11 @@
  */
 import { spawn } from "node:child_process";
 import type { Socket } from "node:net";
-import { fileURLToPath } from "node:url";
 
 import type { Address } from "@solana/kit";
 
 import type { LogLevel } from "./logger.js";
-
-const BIN_PATH = fileURLToPath(new URL("./bin.ts", import.meta.url));
-const TSX_LOADER = import.meta.resolve("tsx");
+import { LEDGER_NODE_ARGS } from "./package-files.js";
 
 export interface SpawnLedgerOptions {
   readonly dataDir: string;
@@ -73,9 +70,7 @@ async function waitForHealth(rpcUrl: string, deadline: number): Promise<void> {
 
 export async function spawnLedgerProcess(options: SpawnLedgerOptions): Promise<LedgerProcess> {
   const args = [
-    "--import",
-    TSX_LOADER,
-    BIN_PATH,
+    ...LEDGER_NODE_ARGS,
     "--data-dir",
     options.dataDir,
     "--rpc-port",

@@ -31,6 +31,8 @@ const result = await build({
   platform: "node",
   format: "esm",
   target: "node20",
+  // The ABAS workspace packages from their TypeScript sources (see docs/packages.md).
+  conditions: ["abas-source"],
   banner: { js: banner },
   minifySyntax: true,
   minifyWhitespace: true,

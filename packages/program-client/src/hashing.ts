@@ -1,6 +1,7 @@
-import { createHash } from "node:crypto";
-
 import type { ReadonlyUint8Array } from "@solana/kit";
+
+// SHA-256 comes from node:crypto in Node.js and from @noble/hashes elsewhere (package.json `imports`).
+import * as runtime from "#sha256";
 
 import {
   COMMITMENT_TAG,
@@ -14,9 +15,12 @@ import { assertByteLength } from "./validation.js";
 
 /** SHA-256 of the concatenation of `parts`. */
 export function sha256(...parts: ReadonlyUint8Array[]): Uint8Array {
-  const hash = createHash("sha256");
-  for (const part of parts) hash.update(part as Uint8Array);
-  return new Uint8Array(hash.digest());
+  return runtime.sha256(...parts);
+}
+
+/** SHA-256 of the UTF-8 bytes of `text`, as 64 lowercase hex characters. */
+export function sha256HexOfText(text: string): string {
+  return runtime.sha256HexOfText(text);
 }
 
 const COMMITMENT_TAG_BYTES = new TextEncoder().encode(COMMITMENT_TAG);

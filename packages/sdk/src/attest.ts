@@ -1,5 +1,3 @@
-import { randomBytes } from "node:crypto";
-
 import {
   buildAttestInstruction,
   buildAttestMessage,
@@ -36,7 +34,7 @@ export type AttestInput = Readonly<{
 
 /** A fresh 32-byte salt for a privacy-mode commitment. */
 export function generateSalt(): Uint8Array {
-  return new Uint8Array(randomBytes(SALT_SIZE));
+  return crypto.getRandomValues(new Uint8Array(SALT_SIZE));
 }
 
 /** The value stored on chain for an action: the hash itself, or the commitment to it under a new salt. */

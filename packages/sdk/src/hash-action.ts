@@ -1,5 +1,5 @@
-import { createHash } from "node:crypto";
 import { ABAS_SDK__INVALID_ACTION_PAYLOAD, AbasError } from "@abas/errors";
+import { sha256HexOfText } from "@abas/program-client";
 
 import { findLoneSurrogate } from "./well-formed-text.js";
 
@@ -26,6 +26,6 @@ export function hashActionNow(payload: string): string {
       reason: `the string has a lone UTF-16 surrogate at index ${position}, which has no UTF-8 encoding`,
     });
   }
-  // node:crypto hashes the UTF-8 of the string directly: no copy into a buffer, no thread hop.
-  return createHash("sha256").update(payload, "utf8").digest("hex");
+  // In Node.js, node:crypto hashes the UTF-8 of the string directly: no copy, no thread hop.
+  return sha256HexOfText(payload);
 }

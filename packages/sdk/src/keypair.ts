@@ -3,10 +3,6 @@
  * (so a client rejects a bad key in its constructor, before any network call), then turned into a
  * kit `KeyPairSigner` whose private key is not extractable.
  */
-import { createPrivateKey, createPublicKey } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { homedir } from "node:os";
-
 import { ABAS_SDK__INVALID_KEY_PAIR, AbasError } from "@abas/errors";
 import {
   createKeyPairSignerFromBytes,
@@ -16,6 +12,9 @@ import {
   type Address,
   type KeyPairSigner,
 } from "@solana/kit";
+
+// node:fs and node:crypto in Node.js, refusal and @noble/curves elsewhere (package.json `imports`).
+import { publicKeyOfSeed, readKeyFile } from "#platform";
 
 /**
  * A key pair as the SDK accepts it: a kit `KeyPairSigner`; the 64 bytes of a Solana secret key
@@ -27,10 +26,6 @@ export type KeypairSource = KeyPairSigner | Uint8Array | readonly number[] | str
 
 const SECRET_KEY_SIZE = 64;
 const SEED_SIZE = 32;
-// A DER PKCS#8 Ed25519 private key is this prefix then the 32-byte seed (RFC 8410).
-const PKCS8_ED25519_PREFIX = Uint8Array.from([
-  0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20,
-]);
 // 64 bytes are 86 to 88 base58 characters; file names this long and only base58 letters are not
 // paths anyone uses, so such a string is read as a key and never echoed in a "cannot read" error.
 const BASE58_KEY_PATTERN = /^[1-9A-HJ-NP-Za-km-z]{64,}$/;
@@ -40,19 +35,6 @@ function invalidKeyPair(name: string, reason: string, cause?: unknown): AbasErro
     reason: `${name} ${reason}`,
     ...(cause === undefined ? {} : { cause }),
   });
-}
-
-function publicKeyOfSeed(seed: Uint8Array): Uint8Array {
-  const pkcs8 = new Uint8Array(PKCS8_ED25519_PREFIX.length + SEED_SIZE);
-  pkcs8.set(PKCS8_ED25519_PREFIX);
-  pkcs8.set(seed, PKCS8_ED25519_PREFIX.length);
-  try {
-    const privateKey = createPrivateKey({ key: Buffer.from(pkcs8), format: "der", type: "pkcs8" });
-    const spki = createPublicKey(privateKey).export({ format: "der", type: "spki" });
-    return new Uint8Array(spki.subarray(spki.length - SEED_SIZE));
-  } finally {
-    pkcs8.fill(0);
-  }
 }
 
 /** Checks that the last 32 bytes are the public key of the first 32, as Solana key files hold them. */
@@ -90,20 +72,10 @@ function bytesFromJsonArray(text: string, name: string, origin: string): Uint8Ar
   return bytesFromNumbers(parsed, name);
 }
 
-function expandHome(path: string): string {
-  return path === "~" || path.startsWith("~/") ? homedir() + path.slice(1) : path;
-}
-
 function bytesFromKeyFile(path: string, name: string): Uint8Array {
-  const fullPath = expandHome(path);
-  let text: string;
-  try {
-    text = readFileSync(fullPath, "utf8");
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
-    throw invalidKeyPair(name, `is a key file path that cannot be read (${code}): ${fullPath}`, error);
-  }
-  return bytesFromJsonArray(text, name, `the key file ${fullPath}`);
+  const read = readKeyFile(path);
+  if (!read.ok) throw invalidKeyPair(name, read.reason, read.cause);
+  return bytesFromJsonArray(read.text, name, `the key file ${read.path}`);
 }
 
 function bytesFromString(source: string, name: string): Uint8Array {

@@ -10,7 +10,8 @@ import { existsSync, readFileSync } from "node:fs";
 import type { Address } from "@solana/kit";
 import { lamports } from "@solana/kit";
 
-import { assertProgramExists, PROGRAM_KEYPAIR_PATH, type LedgerConfig } from "../config.js";
+import { assertProgramExists, type LedgerConfig } from "../config.js";
+import { PROGRAM_KEYPAIR_PATH } from "../package-files.js";
 import { fromBase58, toBase58 } from "../encoding.js";
 import type { Logger } from "../logger.js";
 import { fsyncDirectory, writeFileAtomically } from "../storage/atomic-file.js";
