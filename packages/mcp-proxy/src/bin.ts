@@ -1,4 +1,4 @@
-#!/usr/bin/env tsx
+#!/usr/bin/env node
 /**
  * `abas-mcp-proxy [options] -- <MCP server command> [args...]`: stdout carries only the protocol,
  * logs go to stderr. Exits as the server exits: its code, or its signal raised again.

@@ -19,6 +19,7 @@ export const PUBLISHED_PACKAGES = [
   "@abas/program-client",
   "@abas/sdk",
   "@abas/ledger",
+  "@abas/mcp-proxy",
   "@abas/cli",
   "@abas/mcp",
 ] as const;

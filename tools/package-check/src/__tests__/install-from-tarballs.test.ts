@@ -159,6 +159,11 @@ describe("the published packages, installed from their tarballs into a project o
     assertAllReceiptsValid(verified.stdout, 3);
   });
 
+  it("runs `npx abas-mcp-proxy --help` from its package with plain node", async () => {
+    const help = await project.exec("npx", ["abas-mcp-proxy", "--help"]);
+    assert.match(help.stdout, /^Usage: abas-mcp-proxy \[options\] -- <MCP server command>/);
+  });
+
   it("type-checks a TypeScript user of the installed packages against their .d.ts files", async () => {
     const tsc = join(REPO_ROOT, "node_modules", "typescript", "bin", "tsc");
     const options = ["--noEmit", "--strict", "--skipLibCheck", "--target", "es2022"];
