@@ -7,6 +7,7 @@ import {
   getAgentSize,
   getAttestationSize,
   getBehaviorAttestationDataEncoder,
+  getBehaviorBatchDataEncoder,
   getCredentialSize,
   getLeafDataEncoder,
   getPublishBatchLeavesInstructionDataEncoder,
@@ -66,8 +67,22 @@ export const ATTESTATION_ENVELOPE_SIZE = ATTESTATION_ACCOUNT_SIZE - ATTESTATION_
 /** Subtree roots a pending batch keeps (`leaf count < 128`): the Merkle frontier, 7 × 32 bytes. */
 export const MERKLE_FRONTIER_SLOTS = 7;
 export const MERKLE_FRONTIER_SIZE = MERKLE_FRONTIER_SLOTS * HASH_SIZE;
-/** Bytes of BehaviorBatch data besides the frontier. */
-export const BATCH_DATA_FIXED_SIZE = 163;
+/**
+ * Bytes of BehaviorBatch data besides the frontier (and with the frontier's u32 length): the size of
+ * its encoding with an empty frontier. The generated encoder fixes every other field's size, so the
+ * values here are placeholders; a field added to the IDL makes this object fail the type check.
+ */
+export const BATCH_DATA_FIXED_SIZE = getBehaviorBatchDataEncoder().encode({
+  merkleRoot: new Uint8Array(),
+  itemCount: 0,
+  actionTypes: 0,
+  agentSignature: new Uint8Array(),
+  operator: SYSTEM_PROGRAM_ADDRESS,
+  timestamp: 0,
+  slot: 0,
+  leavesPublished: 0,
+  frontier: new Uint8Array(),
+}).length;
 /** A batch while leaves are pending: the fixed fields and the frontier. */
 export const BATCH_PENDING_ACCOUNT_SIZE =
   ATTESTATION_ENVELOPE_SIZE + BATCH_DATA_FIXED_SIZE + MERKLE_FRONTIER_SIZE;
