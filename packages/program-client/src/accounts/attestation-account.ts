@@ -9,13 +9,8 @@ import {
   type Attestation,
   type BehaviorAttestationData,
 } from "../generated/index.js";
-import { splitEnvelope, type AttestationEnvelope } from "./attestation-envelope.js";
-import {
-  decodeGeneratedAccount,
-  malformedAccountData,
-  type GeneratedAccountLayout,
-  type OwnedBytes,
-} from "./generated-account.js";
+import { decodeEnvelopeAndData, type AttestationEnvelope } from "./attestation-envelope.js";
+import { malformedAccountData, type GeneratedAccountLayout, type OwnedBytes } from "./generated-account.js";
 
 /** A single-action attestation: the SAS envelope and its BehaviorAttestation data. */
 export type AttestationAccount = AttestationEnvelope &
@@ -35,9 +30,7 @@ const ATTESTATION_LAYOUT: GeneratedAccountLayout<Attestation> = {
 };
 
 export function decodeAttestationAccount(data: ReadonlyUint8Array): AttestationAccount {
-  const [envelope, { actionType, actionHash, ...fields }] = splitEnvelope(
-    decodeGeneratedAccount(ATTESTATION_LAYOUT, data),
-  );
+  const [envelope, { actionType, actionHash, ...fields }] = decodeEnvelopeAndData(ATTESTATION_LAYOUT, data);
   // The generated enum and the domain's action types are both the IDL's; this keeps them so.
   if (!isActionType(actionType)) {
     throw malformedAccountData("Attestation", `action_type is ${actionType}, expected 0..=3`, "action_type");

@@ -1,5 +1,7 @@
+import type { ReadonlyUint8Array } from "@solana/kit";
+
 import type { Attestation } from "../generated/index.js";
-import type { OwnedBytes } from "./generated-account.js";
+import { decodeGeneratedAccount, type GeneratedAccountLayout, type OwnedBytes } from "./generated-account.js";
 
 /**
  * The SAS Attestation fields around the schema data, shared by single and batch attestations:
@@ -10,12 +12,12 @@ export type AttestationEnvelope = OwnedBytes<Omit<Attestation, "discriminator" |
 
 type DecodedAttestation<TData> = Omit<Attestation, "data"> & { data: TData };
 
-/** Splits a decoded single or batch attestation into its envelope and its schema data. */
-export function splitEnvelope<TData>({
-  discriminator: _discriminator,
-  data,
-  ...envelope
-}: DecodedAttestation<TData>): readonly [AttestationEnvelope, OwnedBytes<TData>] {
+/** Decodes a single or batch attestation, split into its envelope and its schema data. */
+export function decodeEnvelopeAndData<TData>(
+  layout: GeneratedAccountLayout<DecodedAttestation<TData>>,
+  bytes: ReadonlyUint8Array,
+): readonly [AttestationEnvelope, OwnedBytes<TData>] {
+  const { discriminator: _discriminator, data, ...envelope } = decodeGeneratedAccount(layout, bytes);
   // The decoded byte fields are fresh copies (see decodeGeneratedAccount), so they are the caller's.
   return [envelope as AttestationEnvelope, data as OwnedBytes<TData>];
 }

@@ -13,13 +13,8 @@ import {
   type Batch,
   type BehaviorBatchData,
 } from "../generated/index.js";
-import { splitEnvelope, type AttestationEnvelope } from "./attestation-envelope.js";
-import {
-  decodeGeneratedAccount,
-  malformedAccountData,
-  type GeneratedAccountLayout,
-  type OwnedBytes,
-} from "./generated-account.js";
+import { decodeEnvelopeAndData, type AttestationEnvelope } from "./attestation-envelope.js";
+import { malformedAccountData, type GeneratedAccountLayout, type OwnedBytes } from "./generated-account.js";
 
 /**
  * A batch attestation: the SAS envelope and its BehaviorBatch data, without the Merkle frontier
@@ -45,7 +40,7 @@ const malformed = (field: string, reason: string) =>
   malformedAccountData(BATCH_LAYOUT.accountType, `${field} ${reason}`, field);
 
 export function decodeBatchAccount(data: ReadonlyUint8Array): BatchAccount {
-  const [envelope, { frontier, ...fields }] = splitEnvelope(decodeGeneratedAccount(BATCH_LAYOUT, data));
+  const [envelope, { frontier, ...fields }] = decodeEnvelopeAndData(BATCH_LAYOUT, data);
   const { itemCount, actionTypes, leavesPublished } = fields;
   if (itemCount < 1 || itemCount > MAX_BATCH_ITEMS) {
     throw malformed("item_count", `is ${itemCount}, expected 1..=${MAX_BATCH_ITEMS}`);
