@@ -4,8 +4,8 @@ import {
   AGENT_DISCRIMINATOR,
   ATTESTATION_DISCRIMINATOR,
   CREDENTIAL_DISCRIMINATOR,
-  getAgentSize,
-  getAttestationSize,
+  getAgentEncoder,
+  getAttestationEncoder,
   getBehaviorAttestationDataEncoder,
   getBehaviorBatchDataEncoder,
   getCredentialSize,
@@ -53,14 +53,16 @@ export const MERKLE_LEAF_PREFIX = 0x00;
 export const MERKLE_NODE_PREFIX = 0x01;
 
 export const AGENT_LAYOUT_VERSION = 1;
-export const AGENT_ACCOUNT_SIZE = getAgentSize();
+/** The size of the Agent layout (the IDL states it too, `getAgentSize`; a test keeps them equal). */
+export const AGENT_ACCOUNT_SIZE = getAgentEncoder().fixedSize;
 
 /** The Credential's fixed name: the account is 45 bytes with it and no authorized signers. */
 export const CREDENTIAL_NAME = "ABAS";
 export const CREDENTIAL_ACCOUNT_SIZE = getCredentialSize();
 
 export const ATTESTATION_DATA_SIZE = getBehaviorAttestationDataEncoder().fixedSize;
-export const ATTESTATION_ACCOUNT_SIZE = getAttestationSize();
+/** The size of the single attestation layout (the IDL states it too, `getAttestationSize`). */
+export const ATTESTATION_ACCOUNT_SIZE = getAttestationEncoder().fixedSize;
 
 /** Bytes of a SAS Attestation account around its data (and its u32 length). */
 export const ATTESTATION_ENVELOPE_SIZE = ATTESTATION_ACCOUNT_SIZE - ATTESTATION_DATA_SIZE;
