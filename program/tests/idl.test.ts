@@ -12,6 +12,8 @@ import { describe, it } from "node:test";
 import {
   AbasAttestationAccount,
   ActionType,
+  BATCH_COMPLETE_ACCOUNT_SIZE,
+  BATCH_PENDING_ACCOUNT_SIZE,
   getAgentDecoder,
   getAttestationDecoder,
   getCredentialDecoder,
@@ -27,6 +29,8 @@ import {
   getPublishBatchLeavesInstructionDataEncoder,
   getRegisterAgentInstructionDataEncoder,
   getUpdateAgentInstructionDataEncoder,
+  MAX_BATCH_ITEMS,
+  MERKLE_FRONTIER_SIZE,
 } from "@abas/program-client";
 import {
   camelCase,
@@ -291,6 +295,12 @@ describe("the IDL's accounts are the program's", () => {
     const pending = batch(bytes(frontierSize));
     assert.equal(pending.length, rustInteger("PENDING_SIZE", "state/batch.rs"));
     assert.equal(batch(new Uint8Array()).length, rustInteger("COMPLETE_SIZE", "state/batch.rs"));
+    // The client's batch sizes, which its decoder accepts, follow the generated encoder and the
+    // frontier; the frontier's size and the item limit are the program's, which the IDL cannot carry.
+    assert.equal(MERKLE_FRONTIER_SIZE, frontierSize);
+    assert.equal(MAX_BATCH_ITEMS, rustInteger("MAX_BATCH_ITEMS", "state/batch.rs"));
+    assert.equal(BATCH_PENDING_ACCOUNT_SIZE, pending.length);
+    assert.equal(BATCH_COMPLETE_ACCOUNT_SIZE, rustInteger("COMPLETE_SIZE", "state/batch.rs"));
     const at = (name: string) => rustInteger(name, "state/batch.rs");
     assert.equal(pending[at("ITEM_COUNT")], 99);
     assert.equal(pending[at("ACTION_TYPES")], 11);

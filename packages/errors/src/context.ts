@@ -162,12 +162,9 @@ type SpecifiedContext = { [P in AbasProgramErrorCode]: ProgramErrorContext } & {
   [ABAS_SDK__UNKNOWN_ACCOUNT_TYPE]: { discriminator: number };
   [ABAS_SDK__INVALID_ACCOUNT_DISCRIMINATOR]: AccountDecodingContext & { expected: number; actual: number };
   [ABAS_SDK__INVALID_ACCOUNT_SIZE]: AccountDecodingContext & { expectedSize: number; actualSize: number };
-  [ABAS_SDK__ACCOUNT_DATA_TOO_SHORT]: AccountDecodingContext & {
-    field: string;
-    requiredSize: number;
-    actualSize: number;
-  };
-  [ABAS_SDK__MALFORMED_ACCOUNT_DATA]: AccountDecodingContext & { field: string; reason: string };
+  [ABAS_SDK__ACCOUNT_DATA_TOO_SHORT]: AccountDecodingContext & { requiredSize: number; actualSize: number };
+  // The field when the decoder can tell it (a range check, a bool, text), absent otherwise.
+  [ABAS_SDK__MALFORMED_ACCOUNT_DATA]: AccountDecodingContext & { field?: string; reason: string };
   [ABAS_SDK__INVALID_KEY_PAIR]: { reason: string };
   [ABAS_SDK__INVALID_ACTION_HASH]: { field: string; reason: string };
   // The reason only, never the value: a salt is a secret.

@@ -243,8 +243,8 @@ export const AbasErrorMessages: Readonly<{ [P in AbasErrorCode]: string }> = {
     "$accountType account data must start with byte $expected, got $actual",
   [ABAS_SDK__INVALID_ACCOUNT_SIZE]: "$accountType account data must be $expectedSize bytes, got $actualSize",
   [ABAS_SDK__ACCOUNT_DATA_TOO_SHORT]:
-    "$accountType account data ends before its $field field: it needs $requiredSize bytes, got $actualSize",
-  [ABAS_SDK__MALFORMED_ACCOUNT_DATA]: "$accountType account field $field is malformed: $reason",
+    "$accountType account data is too short: its layout needs at least $requiredSize bytes, got $actualSize",
+  [ABAS_SDK__MALFORMED_ACCOUNT_DATA]: "$accountType account data is malformed: $reason",
   [ABAS_SDK__INVALID_KEY_PAIR]: "Invalid key pair: $reason",
   [ABAS_SDK__INVALID_ACTION_HASH]:
     "$field must be a SHA-256 hash written as 64 hexadecimal characters: $reason",

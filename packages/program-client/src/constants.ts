@@ -4,9 +4,10 @@ import {
   AGENT_DISCRIMINATOR,
   ATTESTATION_DISCRIMINATOR,
   CREDENTIAL_DISCRIMINATOR,
-  getAgentSize,
-  getAttestationSize,
+  getAgentEncoder,
+  getAttestationEncoder,
   getBehaviorAttestationDataEncoder,
+  getBehaviorBatchDataEncoder,
   getCredentialSize,
   getLeafDataEncoder,
   getPublishBatchLeavesInstructionDataEncoder,
@@ -52,22 +53,38 @@ export const MERKLE_LEAF_PREFIX = 0x00;
 export const MERKLE_NODE_PREFIX = 0x01;
 
 export const AGENT_LAYOUT_VERSION = 1;
-export const AGENT_ACCOUNT_SIZE = getAgentSize();
+/** The size of the Agent layout (the IDL states it too, `getAgentSize`; a test keeps them equal). */
+export const AGENT_ACCOUNT_SIZE = getAgentEncoder().fixedSize;
 
 /** The Credential's fixed name: the account is 45 bytes with it and no authorized signers. */
 export const CREDENTIAL_NAME = "ABAS";
 export const CREDENTIAL_ACCOUNT_SIZE = getCredentialSize();
 
 export const ATTESTATION_DATA_SIZE = getBehaviorAttestationDataEncoder().fixedSize;
-export const ATTESTATION_ACCOUNT_SIZE = getAttestationSize();
+/** The size of the single attestation layout (the IDL states it too, `getAttestationSize`). */
+export const ATTESTATION_ACCOUNT_SIZE = getAttestationEncoder().fixedSize;
 
 /** Bytes of a SAS Attestation account around its data (and its u32 length). */
 export const ATTESTATION_ENVELOPE_SIZE = ATTESTATION_ACCOUNT_SIZE - ATTESTATION_DATA_SIZE;
 /** Subtree roots a pending batch keeps (`leaf count < 128`): the Merkle frontier, 7 × 32 bytes. */
 export const MERKLE_FRONTIER_SLOTS = 7;
 export const MERKLE_FRONTIER_SIZE = MERKLE_FRONTIER_SLOTS * HASH_SIZE;
-/** Bytes of BehaviorBatch data besides the frontier. */
-export const BATCH_DATA_FIXED_SIZE = 163;
+/**
+ * Bytes of BehaviorBatch data besides the frontier (and with the frontier's u32 length): the size of
+ * its encoding with an empty frontier. The generated encoder fixes every other field's size, so the
+ * values here are placeholders; a field added to the IDL makes this object fail the type check.
+ */
+export const BATCH_DATA_FIXED_SIZE = getBehaviorBatchDataEncoder().encode({
+  merkleRoot: new Uint8Array(),
+  itemCount: 0,
+  actionTypes: 0,
+  agentSignature: new Uint8Array(),
+  operator: SYSTEM_PROGRAM_ADDRESS,
+  timestamp: 0,
+  slot: 0,
+  leavesPublished: 0,
+  frontier: new Uint8Array(),
+}).length;
 /** A batch while leaves are pending: the fixed fields and the frontier. */
 export const BATCH_PENDING_ACCOUNT_SIZE =
   ATTESTATION_ENVELOPE_SIZE + BATCH_DATA_FIXED_SIZE + MERKLE_FRONTIER_SIZE;

@@ -55,6 +55,19 @@ describe("decodeAttestationAccount", () => {
     });
   });
 
+  it("returns byte fields of its own, even when decoding a Node Buffer", () => {
+    // Given an attestation in a Buffer, whose slices share its memory
+    const data = Buffer.from(attestationAccountBytes());
+    const decoded = decodeAttestationAccount(data);
+    // When the buffer is reused
+    data.fill(0);
+    // Then the decoded fields keep their values
+    assert.deepEqual(
+      [decoded.storedHash, decoded.agentSignature, decoded.nonce],
+      [STORED_HASH, SIGNATURE, STORED_HASH],
+    );
+  });
+
   it("reports another first byte, then any size but 331", () => {
     const data = attestationAccountBytes();
     assertThrowsAbasError(() => decodeAttestationAccount(new Uint8Array()), ABAS_SDK__ACCOUNT_DATA_TOO_SHORT);
@@ -73,18 +86,23 @@ describe("decodeAttestationAccount", () => {
   });
 
   it("reports a data length other than 158, an unknown action type, a non-bool flag and a hash that is not 32 bytes", () => {
+    // The bool is named; the others are refused by the generated decoder, which does not say where.
     const cases = [
-      [{ dataLength: 157 }, "data"],
-      [{ actionType: 4 }, "action_type"],
-      [{ privacyMode: 2 }, "privacy_mode"],
-      [{ hashLength: 31 }, "action_hash"],
+      [{ dataLength: 157 }, undefined, /length prefix/],
+      [{ dataLength: 159 }, undefined, /length prefix/],
+      [{ actionType: 4 }, undefined, /enum byte is 4, expected one of 0-3/],
+      [{ privacyMode: 2 }, "privacy_mode", /privacy_mode is 2, expected a bool/],
+      [{ hashLength: 31 }, undefined, /length prefix/],
+      [{ hashLength: 33 }, undefined, /length prefix/],
     ] as const;
-    for (const [overrides, field] of cases) {
+    for (const [overrides, field, reason] of cases) {
       const error = assertThrowsAbasError(
         () => decodeAttestationAccount(attestationAccountBytes(overrides)),
         ABAS_SDK__MALFORMED_ACCOUNT_DATA,
       );
-      assert.equal(error.context.field, field);
+      assert.equal(error.context.accountType, "Attestation");
+      assert.equal(error.context.field, field, JSON.stringify(overrides));
+      assert.match(error.context.reason, reason, JSON.stringify(overrides));
     }
   });
 });
@@ -121,12 +139,22 @@ describe("decodeBatchAccount", () => {
     assert.equal(batch.leavesPublished, 100);
   });
 
-  it("reports data of a length no batch has", () => {
+  it("reports a single attestation's data as malformed batch data", () => {
     const error = assertThrowsAbasError(
       () => decodeBatchAccount(attestationAccountBytes()),
       ABAS_SDK__MALFORMED_ACCOUNT_DATA,
     );
-    assert.equal(error.context.field, "data");
+    assert.equal(error.context.accountType, "Batch attestation");
+  });
+
+  it("reports a length prefix that disagrees with its field in a batch of a valid size as malformed, not too short", () => {
+    // Given a pending batch (560 bytes) whose Merkle root length says 31
+    const data = batchAccountBytes();
+    const rootLengthAt = 1 + 32 + 32 + 32 + 4;
+    assert.equal(data[rootLengthAt], 32);
+    data[rootLengthAt] = 31;
+    // Then it is malformed
+    assertThrowsAbasError(() => decodeBatchAccount(data), ABAS_SDK__MALFORMED_ACCOUNT_DATA);
   });
 
   it("reports each inconsistent field as malformed", () => {
@@ -139,7 +167,8 @@ describe("decodeBatchAccount", () => {
       // a complete batch that still carries its frontier, and a pending one without it
       [{ leavesPublished: 3, frontier: bytesOf(224, 0) }, "frontier"],
       [{ leavesPublished: 2, frontier: bytesOf(0, 0), dataLength: 163 }, "frontier"],
-      [{ dataLength: 163 + 225 }, "data"],
+      // a data length that disagrees with the fields: the generated decoder cannot say which
+      [{ dataLength: 163 + 225 }, undefined],
     ] as const;
     for (const [overrides, field] of cases) {
       const error = assertThrowsAbasError(

@@ -18,6 +18,7 @@ import {
   DOCUMENTED_ATTESTATION_SCHEMA,
   DOCUMENTED_BATCH_SCHEMA,
   schemaAccountBytes,
+  type SchemaBytesFields,
 } from "./account-bytes.js";
 import { assertThrowsAbasError } from "./assert-abas-error.js";
 import { ByteBuilder, bytesOf } from "./byte-builder.js";
@@ -39,22 +40,26 @@ describe("decodeCredentialAccount", () => {
     assert.deepEqual(decodeCredentialAccount(data).authorizedSigners, [addressOf(1), addressOf(2)]);
   });
 
-  it("reports every truncation as too short, naming the field it cut", () => {
+  it("reports every truncation as too short, with the size the layout needs up to the field it cut", () => {
     const data = credentialAccountBytes();
     const cuts = [
-      [0, "discriminator"],
-      [20, "authority"],
-      [35, "name"],
-      [40, "name"],
-      [43, "authorized_signers"],
+      [0, 1], // discriminator
+      [20, 33], // authority
+      [35, 37], // the name's length
+      [40, 41], // the name
+      [43, 45], // the signer count
+      // Without its count the signer list would decode as empty: the re-encoding tells it is missing.
+      [41, 45],
     ] as const;
-    for (const [length, field] of cuts) {
+    for (const [length, requiredSize] of cuts) {
       const error = assertThrowsAbasError(
         () => decodeCredentialAccount(data.subarray(0, length)),
         ABAS_SDK__ACCOUNT_DATA_TOO_SHORT,
       );
-      assert.equal(error.context.field, field);
-      assert.equal(error.context.actualSize, length);
+      assert.deepEqual(
+        [error.context.accountType, error.context.requiredSize, error.context.actualSize],
+        ["Credential", requiredSize, length],
+      );
     }
   });
 
@@ -76,7 +81,11 @@ describe("decodeCredentialAccount", () => {
     );
     const badName = Uint8Array.from(data);
     badName[37] = 0xff;
-    assertThrowsAbasError(() => decodeCredentialAccount(badName), ABAS_SDK__MALFORMED_ACCOUNT_DATA);
+    const error = assertThrowsAbasError(
+      () => decodeCredentialAccount(badName),
+      ABAS_SDK__MALFORMED_ACCOUNT_DATA,
+    );
+    assert.equal(error.context.field, "name");
   });
 });
 
@@ -116,7 +125,7 @@ describe("decodeSchemaAccount", () => {
     assert.equal(error.context.field, "field_names");
   });
 
-  it("reports a field name that runs past the field_names bytes", () => {
+  it("reports a field name that runs past the field_names bytes as malformed, not as too short", () => {
     // Given field_names whose single name claims 10 bytes but the field holds 4 + 3
     const data = new ByteBuilder()
       .u8(1)
@@ -129,7 +138,27 @@ describe("decodeSchemaAccount", () => {
       .u8(1)
       .build();
     const error = assertThrowsAbasError(() => decodeSchemaAccount(data), ABAS_SDK__MALFORMED_ACCOUNT_DATA);
-    assert.equal(error.context.field, "field_names");
+    assert.equal(error.context.accountType, "Schema");
+  });
+
+  it("reports a description or a field name that is not UTF-8, naming it", () => {
+    const [firstName, ...otherNames] = DOCUMENTED_ATTESTATION_SCHEMA.fieldNames;
+    const cases: [SchemaBytesFields, string][] = [
+      [{ ...DOCUMENTED_ATTESTATION_SCHEMA, description: "caf\u00e9" }, "description"],
+      [
+        { ...DOCUMENTED_ATTESTATION_SCHEMA, fieldNames: [`${firstName}\u00e9`, ...otherNames] },
+        "field_names",
+      ],
+    ];
+    for (const [fields, field] of cases) {
+      // Given the text's "\u00e9" (c3 a9) with its second byte replaced: c3 41 is not UTF-8
+      const data = schemaAccountBytes(fields);
+      const at = data.findIndex((byte, i) => byte === 0xa9 && data[i - 1] === 0xc3);
+      assert.ok(at > 0);
+      data[at] = 0x41;
+      const error = assertThrowsAbasError(() => decodeSchemaAccount(data), ABAS_SDK__MALFORMED_ACCOUNT_DATA);
+      assert.equal(error.context.field, field);
+    }
   });
 
   it("reports an is_paused byte that is not a bool", () => {

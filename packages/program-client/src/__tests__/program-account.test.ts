@@ -9,6 +9,19 @@ import {
 
 import { decodeProgramAccount } from "../accounts/program-account.js";
 import {
+  AGENT_ACCOUNT_SIZE,
+  ATTESTATION_ACCOUNT_SIZE,
+  CREDENTIAL_ACCOUNT_SIZE,
+  CREDENTIAL_NAME,
+} from "../constants.js";
+import {
+  AbasAttestationAccount,
+  getAgentSize,
+  getAttestationSize,
+  getCredentialEncoder,
+  identifyAbasAttestationAccount,
+} from "../generated/index.js";
+import {
   agentAccountBytes,
   attestationAccountBytes,
   ATTESTATION_SCHEMA,
@@ -20,7 +33,7 @@ import {
   schemaAccountBytes,
 } from "./account-bytes.js";
 import { assertThrowsAbasError } from "./assert-abas-error.js";
-import { addressOf } from "./fixtures.js";
+import { addressOf, PROGRAM_ID } from "./fixtures.js";
 
 describe("decodeProgramAccount", () => {
   it("tells every account type apart by its first byte", () => {
@@ -75,6 +88,21 @@ describe("decodeProgramAccount", () => {
     assertThrowsAbasError(
       () => decodeProgramAccount(attestationAccountBytes().subarray(0, 99)),
       ABAS_SDK__ACCOUNT_DATA_TOO_SHORT,
+    );
+  });
+});
+
+describe("the account sizes the IDL states", () => {
+  it("are the sizes of the layouts it describes, which the decoders check", () => {
+    // The IDL states a size beside each fixed layout (and tells attestations from batches by it):
+    // an edit to a layout that forgets the size fails here, not as misread accounts.
+    assert.equal(getAttestationSize(), ATTESTATION_ACCOUNT_SIZE);
+    assert.equal(getAgentSize(), AGENT_ACCOUNT_SIZE);
+    const programCredential = { authority: PROGRAM_ID, name: CREDENTIAL_NAME, authorizedSigners: [] };
+    assert.equal(getCredentialEncoder().encode(programCredential).length, CREDENTIAL_ACCOUNT_SIZE);
+    assert.equal(
+      identifyAbasAttestationAccount(attestationAccountBytes()),
+      AbasAttestationAccount.Attestation,
     );
   });
 });

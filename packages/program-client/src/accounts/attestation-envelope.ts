@@ -1,59 +1,23 @@
-import type { Address } from "@solana/kit";
+import type { ReadonlyUint8Array } from "@solana/kit";
 
-import { AccountDiscriminator, HASH_SIZE } from "../constants.js";
-import type { AccountDataReader } from "./account-data-reader.js";
-
-/** The SAS Attestation fields around the schema data, shared by single and batch attestations. */
-export type AttestationEnvelope = Readonly<{
-  /** The stored hash (single attestation) or the Merkle root (batch). */
-  nonce: Uint8Array;
-  credential: Address;
-  schema: Address;
-  /** The agent's public key. */
-  signer: Address;
-  /** 0: never expires. */
-  expiry: bigint;
-  /** All zero: not tokenized. */
-  tokenAccount: Address;
-}>;
-
-type EnvelopeHeader = Readonly<{
-  header: Pick<AttestationEnvelope, "nonce" | "credential" | "schema">;
-  dataLength: number;
-}>;
+import type { Attestation } from "../generated/index.js";
+import { decodeGeneratedAccount, type GeneratedAccountLayout, type OwnedBytes } from "./generated-account.js";
 
 /**
- * discriminator ‖ nonce ‖ credential ‖ schema ‖ u32 data length. An `expectedSize` is checked right
- * after the discriminator, so a wrong size is reported as such rather than as a truncated field.
+ * The SAS Attestation fields around the schema data, shared by single and batch attestations:
+ * `nonce` (the stored hash, or a batch's Merkle root), `credential`, `schema`, `signer` (the
+ * agent's key), `expiry` (0: never) and `tokenAccount` (all zero: not tokenized).
  */
-export function readEnvelopeHeader(reader: AccountDataReader, expectedSize?: number): EnvelopeHeader {
-  reader.expectDiscriminator(AccountDiscriminator.Attestation);
-  if (expectedSize !== undefined) reader.expectSize(expectedSize);
-  const header = {
-    nonce: reader.bytes("nonce", HASH_SIZE),
-    credential: reader.address("credential"),
-    schema: reader.address("schema"),
-  };
-  return { header, dataLength: reader.u32("data") };
-}
+export type AttestationEnvelope = OwnedBytes<Omit<Attestation, "discriminator" | "data">>;
 
-/** After the data: signer ‖ expiry ‖ token_account, and nothing more. */
-export function readEnvelopeTrailer(
-  reader: AccountDataReader,
-): Pick<AttestationEnvelope, "signer" | "expiry" | "tokenAccount"> {
-  const trailer = {
-    signer: reader.address("signer"),
-    expiry: reader.i64("expiry"),
-    tokenAccount: reader.address("token_account"),
-  };
-  reader.expectEnd();
-  return trailer;
-}
+type DecodedAttestation<TData> = Omit<Attestation, "data"> & { data: TData };
 
-/** The declared data length must be exactly what the schema's fields took. */
-export function expectDataConsumed(reader: AccountDataReader, dataStart: number, dataLength: number): void {
-  const consumed = reader.offset - dataStart;
-  if (consumed !== dataLength) {
-    throw reader.malformed("data", `the length says ${dataLength} bytes but the fields take ${consumed}`);
-  }
+/** Decodes a single or batch attestation, split into its envelope and its schema data. */
+export function decodeEnvelopeAndData<TData>(
+  layout: GeneratedAccountLayout<DecodedAttestation<TData>>,
+  bytes: ReadonlyUint8Array,
+): readonly [AttestationEnvelope, OwnedBytes<TData>] {
+  const { discriminator: _discriminator, data, ...envelope } = decodeGeneratedAccount(layout, bytes);
+  // The decoded byte fields are fresh copies (see decodeGeneratedAccount), so they are the caller's.
+  return [envelope as AttestationEnvelope, data as OwnedBytes<TData>];
 }

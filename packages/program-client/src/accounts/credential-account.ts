@@ -1,24 +1,24 @@
-import type { Address, ReadonlyUint8Array } from "@solana/kit";
+import type { ReadonlyUint8Array } from "@solana/kit";
 
-import { AccountDiscriminator, ADDRESS_SIZE } from "../constants.js";
-import { AccountDataReader } from "./account-data-reader.js";
+import {
+  CREDENTIAL_DISCRIMINATOR,
+  getCredentialDecoder,
+  getCredentialEncoder,
+  type Credential,
+} from "../generated/index.js";
+import { decodeGeneratedAccount, type GeneratedAccountLayout } from "./generated-account.js";
 
 /** A SAS Credential. The program's own has the program as authority, name `ABAS`, and no signers. */
-export type CredentialAccount = Readonly<{
-  authority: Address;
-  name: string;
-  authorizedSigners: readonly Address[];
-}>;
+export type CredentialAccount = Readonly<Omit<Credential, "discriminator">>;
+
+const CREDENTIAL_LAYOUT: GeneratedAccountLayout<Credential> = {
+  accountType: "Credential",
+  discriminator: CREDENTIAL_DISCRIMINATOR,
+  decoder: getCredentialDecoder(),
+  encoder: getCredentialEncoder(),
+};
 
 export function decodeCredentialAccount(data: ReadonlyUint8Array): CredentialAccount {
-  const reader = new AccountDataReader(data, "Credential");
-  reader.expectDiscriminator(AccountDiscriminator.Credential);
-  const authority = reader.address("authority");
-  const name = reader.string("name");
-  const signerCount = reader.u32("authorized_signers");
-  // Checked before allocating, so a huge count in corrupt data fails at once instead of looping.
-  reader.expectAvailable("authorized_signers", signerCount * ADDRESS_SIZE);
-  const authorizedSigners = Array.from({ length: signerCount }, () => reader.address("authorized_signers"));
-  reader.expectEnd();
-  return { authority, name, authorizedSigners };
+  const { discriminator: _discriminator, ...credential } = decodeGeneratedAccount(CREDENTIAL_LAYOUT, data);
+  return credential;
 }

@@ -1,13 +1,13 @@
-import { ABAS_SDK__MALFORMED_ACCOUNT_DATA, ABAS_SDK__UNKNOWN_ACCOUNT_TYPE, AbasError } from "@abas/errors";
+import { ABAS_SDK__ACCOUNT_DATA_TOO_SHORT, ABAS_SDK__UNKNOWN_ACCOUNT_TYPE, AbasError } from "@abas/errors";
 import type { Address, ReadonlyUint8Array } from "@solana/kit";
 
-import { AccountDiscriminator, ATTESTATION_DATA_SIZE } from "../constants.js";
+import { AccountDiscriminator, ATTESTATION_ACCOUNT_SIZE } from "../constants.js";
 import { getSchemaKindFromName, type SchemaKind } from "../schemas.js";
-import { AccountDataReader } from "./account-data-reader.js";
 import { decodeAgentAccount, type AgentAccount } from "./agent-account.js";
 import { decodeAttestationAccount, type AttestationAccount } from "./attestation-account.js";
 import { decodeBatchAccount, type BatchAccount } from "./batch-account.js";
 import { decodeCredentialAccount, type CredentialAccount } from "./credential-account.js";
+import { malformedAccountData } from "./generated-account.js";
 import { decodeSchemaAccount, type SchemaAccount } from "./schema-account.js";
 
 export type DecodedProgramAccount =
@@ -19,28 +19,31 @@ export type DecodedProgramAccount =
 
 export type DecodeProgramAccountOptions = Readonly<{
   /**
-   * The program's two Schema addresses (`deriveIssuerAddresses`). When given, an attestation's kind
-   * is read from its schema field and any other schema is rejected; without them it is read from
-   * the data length, which differs between the two layouts (158 bytes against 163, or 387 while a
-   * batch's leaves are pending).
+   * The program's two Schema addresses (`deriveIssuerAddresses`). An attestation's kind is read
+   * from its size (a single attestation is 331 bytes, a batch 336, or 560 while its leaves are
+   * pending); when they are given, an attestation whose schema is not that kind's is rejected.
    */
   schemas?: Readonly<{ attestation: Address; batch: Address }>;
 }>;
 
-const SCHEMA_FIELD_OFFSET = 1 + 32 + 32;
-const DATA_LENGTH_OFFSET = SCHEMA_FIELD_OFFSET + 32;
-
-function attestationKind(data: ReadonlyUint8Array, options: DecodeProgramAccountOptions): SchemaKind {
-  const reader = new AccountDataReader(data, "Attestation");
-  reader.skip("header", SCHEMA_FIELD_OFFSET);
-  if (options.schemas) {
-    const schema = reader.address("schema");
-    if (schema === options.schemas.attestation) return "attestation";
-    if (schema === options.schemas.batch) return "batch";
-    throw reader.malformed("schema", `${schema} is not a Schema of this program`);
+/** The two attestation layouts share their first byte; a single attestation has its own size. */
+function decodeAttestationOrBatch(
+  data: ReadonlyUint8Array,
+  options: DecodeProgramAccountOptions,
+): DecodedProgramAccount {
+  const decoded: DecodedProgramAccount =
+    data.length === ATTESTATION_ACCOUNT_SIZE
+      ? { type: "attestation", account: decodeAttestationAccount(data) }
+      : { type: "batch", account: decodeBatchAccount(data) };
+  const expectedSchema = options.schemas?.[decoded.type];
+  if (expectedSchema !== undefined && decoded.account.schema !== expectedSchema) {
+    throw malformedAccountData(
+      "Attestation",
+      `schema ${decoded.account.schema} is not this program's ${decoded.type} Schema`,
+      "schema",
+    );
   }
-  reader.skip("schema", DATA_LENGTH_OFFSET - SCHEMA_FIELD_OFFSET);
-  return reader.u32("data") === ATTESTATION_DATA_SIZE ? "attestation" : "batch";
+  return decoded;
 }
 
 /**
@@ -51,7 +54,14 @@ export function decodeProgramAccount(
   data: ReadonlyUint8Array,
   options: DecodeProgramAccountOptions = {},
 ): DecodedProgramAccount {
-  const discriminator = new AccountDataReader(data, "Program").u8("discriminator");
+  const discriminator = data[0];
+  if (discriminator === undefined) {
+    throw new AbasError(ABAS_SDK__ACCOUNT_DATA_TOO_SHORT, {
+      accountType: "Program",
+      requiredSize: 1,
+      actualSize: 0,
+    });
+  }
   switch (discriminator) {
     case AccountDiscriminator.Credential:
       return { type: "credential", account: decodeCredentialAccount(data) };
@@ -59,18 +69,12 @@ export function decodeProgramAccount(
       const account = decodeSchemaAccount(data);
       const kind = getSchemaKindFromName(account.name);
       if (!kind) {
-        throw new AbasError(ABAS_SDK__MALFORMED_ACCOUNT_DATA, {
-          accountType: "Schema",
-          field: "name",
-          reason: `${account.name} is not a Schema of this program`,
-        });
+        throw malformedAccountData("Schema", `name ${account.name} is not a Schema of this program`, "name");
       }
       return { type: "schema", kind, account };
     }
     case AccountDiscriminator.Attestation:
-      return attestationKind(data, options) === "attestation"
-        ? { type: "attestation", account: decodeAttestationAccount(data) }
-        : { type: "batch", account: decodeBatchAccount(data) };
+      return decodeAttestationOrBatch(data, options);
     case AccountDiscriminator.Agent:
       return { type: "agent", account: decodeAgentAccount(data) };
     default:
