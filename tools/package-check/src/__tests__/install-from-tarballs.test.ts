@@ -161,7 +161,9 @@ describe("the published packages, installed from their tarballs into a project o
 
   it("runs `npx abas-mcp-proxy --help` from its package with plain node", async () => {
     const help = await project.exec("npx", ["abas-mcp-proxy", "--help"]);
-    assert.match(help.stdout, /^Usage: abas-mcp-proxy \[options\] -- <MCP server command>/);
+    // Its stdout carries only MCP messages: the usage goes to stderr.
+    assert.equal(help.stdout, "");
+    assert.match(help.stderr, /^Usage: abas-mcp-proxy \[options\] -- <MCP server command>/m);
   });
 
   it("type-checks a TypeScript user of the installed packages against their .d.ts files", async () => {
