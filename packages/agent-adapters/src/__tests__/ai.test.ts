@@ -9,9 +9,9 @@ import { after, before, describe, it } from "node:test";
 import { ABAS_SDK__INVALID_ARGUMENT, ABAS_SDK__TOOL_CALL_NOT_RECORDED, isAbasError } from "@abas/errors";
 import type { Attestor } from "@abas/sdk/attestor";
 import { generateText, stepCountIs, tool, type ToolSet } from "ai";
-import { MockLanguageModelV3 } from "ai/test";
 import { z } from "zod";
 
+import { scriptedAiModel } from "../../examples/scripted-models.js";
 import { abasStepRecorder, withAbasReceipts } from "../ai.js";
 import type { RecordedEntry } from "../recorded-action.js";
 import {
@@ -20,45 +20,6 @@ import {
   startLedgerWithAgent,
   type LedgerAndAgent,
 } from "./support/recorded-run.js";
-
-const usage = {
-  inputTokens: { total: 12, noCache: 12, cacheRead: undefined, cacheWrite: undefined },
-  outputTokens: { total: 5, text: 5, reasoning: undefined },
-};
-
-/** Step 1: call both tools; step 2: answer. */
-function scriptedModel(): MockLanguageModelV3 {
-  return new MockLanguageModelV3({
-    modelId: "scripted-model",
-    doGenerate: [
-      {
-        content: [
-          {
-            type: "tool-call",
-            toolCallId: "call-1",
-            toolName: "weather",
-            input: JSON.stringify({ city: "Lisbon" }),
-          },
-          {
-            type: "tool-call",
-            toolCallId: "call-2",
-            toolName: "transfer",
-            input: JSON.stringify({ amount: 5 }),
-          },
-        ],
-        finishReason: { unified: "tool-calls", raw: "tool_calls" },
-        usage,
-        warnings: [],
-      },
-      {
-        content: [{ type: "text", text: "Sunny in Lisbon; the transfer failed." }],
-        finishReason: { unified: "stop", raw: "stop" },
-        usage,
-        warnings: [],
-      },
-    ],
-  });
-}
 
 function agentTools(): ToolSet {
   return {
@@ -79,7 +40,7 @@ function agentTools(): ToolSet {
 
 async function runAgent(tools: ToolSet, onStepFinish?: Parameters<typeof generateText>[0]["onStepFinish"]) {
   const result = await generateText({
-    model: scriptedModel(),
+    model: scriptedAiModel(),
     tools,
     prompt: "What is the weather in Lisbon? Then send 5.",
     stopWhen: stepCountIs(5),

@@ -9,17 +9,10 @@ import { after, before, describe, it } from "node:test";
 
 import { ABAS_SDK__INVALID_ARGUMENT, isAbasError } from "@abas/errors";
 import type { Attestor } from "@abas/sdk/attestor";
-import {
-  Agent,
-  Runner,
-  setTracingDisabled,
-  tool,
-  Usage,
-  type Model,
-  type ModelResponse,
-} from "@openai/agents";
+import { Agent, Runner, setTracingDisabled, tool, type Model } from "@openai/agents";
 import { z } from "zod";
 
+import { scriptedAgentsModel } from "../../examples/scripted-models.js";
 import { abasTool, withAbasModelReceipts } from "../openai-agents.js";
 import type { RecordedEntry } from "../recorded-action.js";
 import {
@@ -30,56 +23,6 @@ import {
 } from "./support/recorded-run.js";
 
 setTracingDisabled(true);
-
-/** Response 1: call both tools; response 2: answer. */
-function scriptedModel(): Model {
-  const usage = () => new Usage({ requests: 1, inputTokens: 12, outputTokens: 5, totalTokens: 17 });
-  const responses: ModelResponse[] = [
-    {
-      usage: usage(),
-      responseId: "response-1",
-      output: [
-        {
-          type: "function_call",
-          callId: "call-1",
-          name: "weather",
-          arguments: JSON.stringify({ city: "Lisbon" }),
-          status: "completed",
-        },
-        {
-          type: "function_call",
-          callId: "call-2",
-          name: "transfer",
-          arguments: JSON.stringify({ amount: 5 }),
-          status: "completed",
-        },
-      ],
-    },
-    {
-      usage: usage(),
-      responseId: "response-2",
-      output: [
-        {
-          type: "message",
-          role: "assistant",
-          status: "completed",
-          content: [{ type: "output_text", text: "Sunny in Lisbon; the transfer failed." }],
-        },
-      ],
-    },
-  ];
-  let next = 0;
-  return {
-    getResponse: async () => {
-      const response = responses[next++];
-      if (response === undefined) throw new Error("the script has no more responses");
-      return response;
-    },
-    getStreamedResponse: () => {
-      throw new Error("the scripted model does not stream");
-    },
-  };
-}
 
 function agentTools(makeTool: typeof tool) {
   return [
@@ -100,7 +43,7 @@ function agentTools(makeTool: typeof tool) {
   ];
 }
 
-async function runAgent(tools: ReturnType<typeof agentTools>, model: Model = scriptedModel()) {
+async function runAgent(tools: ReturnType<typeof agentTools>, model: Model = scriptedAgentsModel()) {
   const agent = new Agent({ name: "assistant", instructions: "Help.", model, tools });
   const result = await new Runner().run(agent, "What is the weather in Lisbon? Then send 5.");
   return {
@@ -171,7 +114,7 @@ describe("abasTool (@openai/agents)", () => {
   it("records model invocations and decisions only when enabled", async () => {
     const entries: RecordedEntry[] = [];
     const onRecord = (entry: RecordedEntry): void => void entries.push(entry);
-    const model = withAbasModelReceipts(scriptedModel(), attestor, {
+    const model = withAbasModelReceipts(scriptedAgentsModel(), attestor, {
       modelInvocations: true,
       decisions: true,
       onRecord,
@@ -213,7 +156,7 @@ describe("abasTool (@openai/agents)", () => {
     const invocationsOnly: RecordedEntry[] = [];
     await runAgent(
       agentTools(tool),
-      withAbasModelReceipts(scriptedModel(), attestor, {
+      withAbasModelReceipts(scriptedAgentsModel(), attestor, {
         modelInvocations: true,
         onRecord: (entry) => invocationsOnly.push(entry),
       }),
@@ -244,7 +187,7 @@ describe("abasTool (@openai/agents)", () => {
       ABAS_SDK__INVALID_ARGUMENT,
     );
     assert.equal(
-      code(() => withAbasModelReceipts(scriptedModel(), attestor, {})),
+      code(() => withAbasModelReceipts(scriptedAgentsModel(), attestor, {})),
       ABAS_SDK__INVALID_ARGUMENT,
     );
     assert.equal(
