@@ -227,5 +227,13 @@ describe("withAbasReceipts (ai)", () => {
       async () => tools.weather!.execute!({ city: "Oslo" }, { toolCallId: "x", messages: [] }),
       (error: unknown) => isAbasError(error) && error.context.__code === ABAS_SDK__TOOL_CALL_NOT_RECORDED,
     );
+    // So does a call made after the attestor was closed
+    const closed = await openAttestor(setup);
+    const closedTools = withAbasReceipts(agentTools(), closed);
+    await closed.close();
+    await assert.rejects(
+      async () => closedTools.weather!.execute!({ city: "Oslo" }, { toolCallId: "y", messages: [] }),
+      (error: unknown) => isAbasError(error) && error.context.__code === ABAS_SDK__TOOL_CALL_NOT_RECORDED,
+    );
   });
 });
