@@ -20,6 +20,7 @@ export const PUBLISHED_PACKAGES = [
   "@abas/sdk",
   "@abas/ledger",
   "@abas/mcp-proxy",
+  "@abas/agent-adapters",
   "@abas/cli",
   "@abas/mcp",
 ] as const;

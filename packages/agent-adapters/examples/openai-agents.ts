@@ -1,0 +1,76 @@
+/**
+ * An OpenAI Agents SDK agent whose every tool execution is recorded as an ABAS receipt, with its
+ * model invocations and decisions. The model is scripted (no API key, nothing leaves the machine).
+ *
+ *   npm start                                         # the service and its local ledger (another terminal)
+ *   npm run example:openai-agents -w @abas/agent-adapters
+ *
+ * RPC_URL and PROGRAM_ID point it at another ledger and deployment (default: the local ledger's).
+ */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+import { AttestationClient, verifyReceipt } from "@abas/sdk";
+import { Attestor } from "@abas/sdk/attestor";
+import { Agent, run, setTracingDisabled } from "@openai/agents";
+import { z } from "zod";
+
+import { exampleKeys } from "../../sdk/examples/example-keys.js";
+import { abasTool, withAbasModelReceipts, type RecordedEntry } from "../src/openai-agents.js";
+import { scriptedAgentsModel } from "./scripted-models.js";
+
+setTracingDisabled(true); // the SDK's tracing exports to OpenAI
+const rpcUrl = process.env.RPC_URL ?? "http://127.0.0.1:8899";
+const programId = process.env.PROGRAM_ID;
+
+const { agentKeypair, operatorKeypair } = await exampleKeys(rpcUrl);
+await new AttestationClient({ rpcUrl, agentKeypair, programId }).registerAgent({ operatorKeypair });
+const attestor = await Attestor.open({
+  client: { rpcUrl, agentKeypair, programId },
+  operatorKeypair,
+  queueDir: mkdtempSync(join(tmpdir(), "abas-queue-")),
+  maxBatchDelayMs: 500,
+});
+
+const recorded: RecordedEntry[] = [];
+const onRecord = (entry: RecordedEntry): void => void recorded.push(entry);
+const tool = abasTool(attestor, { onRecord }); // @openai/agents' tool(), recorded
+
+const agent = new Agent({
+  name: "assistant",
+  instructions: "Help the user.",
+  model: withAbasModelReceipts(scriptedAgentsModel(), attestor, {
+    modelInvocations: true,
+    decisions: true,
+    onRecord,
+  }),
+  tools: [
+    tool({
+      name: "weather",
+      description: "The weather in a city",
+      parameters: z.object({ city: z.string() }),
+      execute: async ({ city }) => `sunny in ${city}`,
+    }),
+    tool({
+      name: "transfer",
+      description: "Sends money",
+      parameters: z.object({ amount: z.number() }),
+      execute: async (): Promise<string> => {
+        throw new Error("insufficient funds");
+      },
+    }),
+  ],
+});
+const result = await run(agent, "What is the weather in Lisbon? Then send 5.");
+console.log(`agent: ${String(result.finalOutput)}`);
+
+for (const { actionType, payload, receipt } of recorded) {
+  const itemReceipt = await receipt;
+  const { valid } = await verifyReceipt(itemReceipt, { rpcUrl });
+  const what = (payload as { tool?: string }).tool ?? (payload as { kind: string }).kind;
+  console.log(
+    `${actionType} ${what}: item ${itemReceipt.index} of batch ${itemReceipt.batchAddress}, ${valid ? "valid" : "INVALID"}`,
+  );
+}
+await attestor.close();

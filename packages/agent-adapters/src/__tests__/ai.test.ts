@@ -1,0 +1,239 @@
+/**
+ * The Vercel AI SDK adapter in a real `generateText` agent loop driven by the SDK's own scripted
+ * model (`MockLanguageModelV3` from `ai/test`): the model calls two tools (one succeeds, one
+ * throws), then answers. Every tool execution gets a receipt that verifies on a real `abas-ledger`.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+
+import { ABAS_SDK__INVALID_ARGUMENT, ABAS_SDK__TOOL_CALL_NOT_RECORDED, isAbasError } from "@abas/errors";
+import type { Attestor } from "@abas/sdk/attestor";
+import { generateText, stepCountIs, tool, type ToolSet } from "ai";
+import { z } from "zod";
+
+import { scriptedAiModel } from "../../examples/scripted-models.js";
+import { abasStepRecorder, withAbasReceipts } from "../ai.js";
+import type { RecordedEntry } from "../recorded-action.js";
+import {
+  assertVerifiedReceipts,
+  openAttestor,
+  startLedgerWithAgent,
+  type LedgerAndAgent,
+} from "./support/recorded-run.js";
+
+function agentTools(): ToolSet {
+  return {
+    weather: tool({
+      description: "The weather in a city",
+      inputSchema: z.object({ city: z.string() }),
+      execute: async ({ city }) => ({ city, forecast: "sunny", celsius: 21 }),
+    }),
+    transfer: tool({
+      description: "Sends money",
+      inputSchema: z.object({ amount: z.number() }),
+      execute: async (): Promise<{ sent: number }> => {
+        throw new Error("insufficient funds");
+      },
+    }),
+  };
+}
+
+async function runAgent(tools: ToolSet, onStepFinish?: Parameters<typeof generateText>[0]["onStepFinish"]) {
+  const result = await generateText({
+    model: scriptedAiModel(),
+    tools,
+    prompt: "What is the weather in Lisbon? Then send 5.",
+    stopWhen: stepCountIs(5),
+    ...(onStepFinish === undefined ? {} : { onStepFinish }),
+  });
+  return {
+    text: result.text,
+    toolResults: result.steps.flatMap((step) =>
+      step.content.filter((part) => part.type === "tool-result" || part.type === "tool-error"),
+    ),
+  };
+}
+
+describe("withAbasReceipts (ai)", () => {
+  let setup: LedgerAndAgent;
+  let attestor: Attestor;
+
+  before(async () => {
+    setup = await startLedgerWithAgent();
+    attestor = await openAttestor(setup);
+  });
+  after(async () => {
+    await attestor?.close();
+    await setup?.stop();
+  });
+
+  it("records both tool executions, the failed one too, with receipts that verify on the ledger", async () => {
+    // Given the agent's tools wrapped by the adapter
+    const entries: RecordedEntry[] = [];
+    const tools = withAbasReceipts(agentTools(), attestor, { onRecord: (entry) => entries.push(entry) });
+    // When the scripted model calls both tools and answers
+    const output = await runAgent(tools);
+    // Then the agent's output is what it is without the adapter
+    const plain = await runAgent(agentTools());
+    assert.equal(output.text, plain.text);
+    assert.deepEqual(
+      output.toolResults.map((part) => ({
+        ...part,
+        ...("error" in part ? { error: String(part.error) } : {}),
+      })),
+      plain.toolResults.map((part) => ({
+        ...part,
+        ...("error" in part ? { error: String(part.error) } : {}),
+      })),
+    );
+    // And each tool execution was recorded once, as a ToolCall with its result or its error
+    assert.deepEqual(
+      entries.map((entry) => entry.actionType),
+      ["ToolCall", "ToolCall"],
+    );
+    const byTool = new Map(entries.map((entry) => [(entry.payload as { tool: string }).tool, entry.payload]));
+    assert.deepEqual(
+      { ...(byTool.get("weather") as object), startedAt: undefined, endedAt: undefined },
+      {
+        kind: "ai/tool-call",
+        tool: "weather",
+        arguments: { city: "Lisbon" },
+        result: { city: "Lisbon", forecast: "sunny", celsius: 21 },
+        startedAt: undefined,
+        endedAt: undefined,
+      },
+    );
+    assert.deepEqual(
+      { ...(byTool.get("transfer") as object), startedAt: undefined, endedAt: undefined },
+      {
+        kind: "ai/tool-call",
+        tool: "transfer",
+        arguments: { amount: 5 },
+        error: { name: "Error", message: "insufficient funds" },
+        startedAt: undefined,
+        endedAt: undefined,
+      },
+    );
+    // And after flush every one has a receipt whose hash is the payload's and that verifies
+    await attestor.flush();
+    const receipts = await assertVerifiedReceipts(setup, entries);
+    assert.equal(receipts.length, 2);
+  });
+
+  it("records model invocations and decisions only when enabled", async () => {
+    // Given the step recorder with both optional types on, and the tools wrapped
+    const entries: RecordedEntry[] = [];
+    const onRecord = (entry: RecordedEntry): void => void entries.push(entry);
+    const tools = withAbasReceipts(agentTools(), attestor, { onRecord });
+    await runAgent(tools, abasStepRecorder(attestor, { modelInvocations: true, decisions: true, onRecord }));
+    // Then each of the two model calls is a ModelInvocation and a Decision
+    assert.deepEqual(entries.map((entry) => entry.actionType).sort(), [
+      "Decision",
+      "Decision",
+      "ModelInvocation",
+      "ModelInvocation",
+      "ToolCall",
+      "ToolCall",
+    ]);
+    const decisions = entries
+      .filter((entry) => entry.actionType === "Decision")
+      .map((entry) => entry.payload);
+    assert.deepEqual(decisions, [
+      {
+        kind: "ai/decision",
+        model: "scripted-model",
+        toolCalls: [
+          { tool: "weather", arguments: { city: "Lisbon" } },
+          { tool: "transfer", arguments: { amount: 5 } },
+        ],
+        text: "",
+      },
+      {
+        kind: "ai/decision",
+        model: "scripted-model",
+        toolCalls: [],
+        text: "Sunny in Lisbon; the transfer failed.",
+      },
+    ]);
+    const invocation = entries.find((entry) => entry.actionType === "ModelInvocation")!.payload as Record<
+      string,
+      unknown
+    >;
+    assert.equal(invocation.model, "scripted-model");
+    assert.equal(invocation.finishReason, "tool-calls");
+    assert.deepEqual(invocation.usage, { inputTokens: 12, outputTokens: 5 });
+    // When only decisions are enabled, no ModelInvocation is recorded
+    const decisionsOnly: RecordedEntry[] = [];
+    await runAgent(
+      agentTools(),
+      abasStepRecorder(attestor, { decisions: true, onRecord: (entry) => decisionsOnly.push(entry) }),
+    );
+    assert.deepEqual(
+      decisionsOnly.map((entry) => entry.actionType),
+      ["Decision", "Decision"],
+    );
+    await attestor.flush();
+    await assertVerifiedReceipts(setup, [...entries, ...decisionsOnly]);
+  });
+
+  it("keeps a redacted payload and privacy mode", async () => {
+    const entries: RecordedEntry[] = [];
+    const tools = withAbasReceipts(agentTools(), attestor, {
+      privacyMode: true,
+      redact: (payload) => ({ ...(payload as object), arguments: "redacted" }),
+      onRecord: (entry) => entries.push(entry),
+    });
+    await runAgent(tools);
+    assert.deepEqual(
+      entries.map((entry) => (entry.payload as { arguments: unknown }).arguments),
+      ["redacted", "redacted"],
+    );
+    await attestor.flush();
+    const receipts = await assertVerifiedReceipts(setup, entries);
+    assert.ok(receipts.every((receipt) => receipt.privacyMode === true));
+  });
+
+  it("names bad input and an unrecordable result", async () => {
+    const code = (run: () => unknown): number | undefined => {
+      try {
+        run();
+      } catch (error) {
+        return isAbasError(error) ? error.context.__code : undefined;
+      }
+      return undefined;
+    };
+    assert.equal(
+      code(() => withAbasReceipts(agentTools(), {} as Attestor)),
+      ABAS_SDK__INVALID_ARGUMENT,
+    );
+    assert.equal(
+      code(() => withAbasReceipts(null as unknown as ToolSet, attestor)),
+      ABAS_SDK__INVALID_ARGUMENT,
+    );
+    assert.equal(
+      code(() => withAbasReceipts(agentTools(), attestor, { privacyMode: "yes" as unknown as boolean })),
+      ABAS_SDK__INVALID_ARGUMENT,
+    );
+    assert.equal(
+      code(() => abasStepRecorder(attestor, {})),
+      ABAS_SDK__INVALID_ARGUMENT,
+    );
+    // A result with no JSON form cannot be hashed: the agent gets a named error, not the result
+    const tools = withAbasReceipts(
+      { weather: tool({ inputSchema: z.object({ city: z.string() }), execute: async () => ({ n: 10n }) }) },
+      attestor,
+    );
+    await assert.rejects(
+      async () => tools.weather!.execute!({ city: "Oslo" }, { toolCallId: "x", messages: [] }),
+      (error: unknown) => isAbasError(error) && error.context.__code === ABAS_SDK__TOOL_CALL_NOT_RECORDED,
+    );
+    // So does a call made after the attestor was closed
+    const closed = await openAttestor(setup);
+    const closedTools = withAbasReceipts(agentTools(), closed);
+    await closed.close();
+    await assert.rejects(
+      async () => closedTools.weather!.execute!({ city: "Oslo" }, { toolCallId: "y", messages: [] }),
+      (error: unknown) => isAbasError(error) && error.context.__code === ABAS_SDK__TOOL_CALL_NOT_RECORDED,
+    );
+  });
+});

@@ -1,0 +1,198 @@
+/**
+ * The OpenAI Agents SDK adapter in a real `Runner` loop. The model is a scripted implementation of
+ * the SDK's public `Model` interface (the seam the SDK gives for models; the SDK ships no test
+ * model): it calls two tools (one succeeds, one throws), then answers. Every tool execution gets
+ * a receipt that verifies on a real `abas-ledger`. Tracing is off: nothing leaves the machine.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+
+import { ABAS_SDK__INVALID_ARGUMENT, isAbasError } from "@abas/errors";
+import type { Attestor } from "@abas/sdk/attestor";
+import { Agent, Runner, setTracingDisabled, tool, type Model } from "@openai/agents";
+import { z } from "zod";
+
+import { scriptedAgentsModel } from "../../examples/scripted-models.js";
+import { abasTool, withAbasModelReceipts } from "../openai-agents.js";
+import type { RecordedEntry } from "../recorded-action.js";
+import {
+  assertVerifiedReceipts,
+  openAttestor,
+  startLedgerWithAgent,
+  type LedgerAndAgent,
+} from "./support/recorded-run.js";
+
+setTracingDisabled(true);
+
+function agentTools(makeTool: typeof tool) {
+  return [
+    makeTool({
+      name: "weather",
+      description: "The weather in a city",
+      parameters: z.object({ city: z.string() }),
+      execute: async ({ city }) => JSON.stringify({ city, forecast: "sunny", celsius: 21 }),
+    }),
+    makeTool({
+      name: "transfer",
+      description: "Sends money",
+      parameters: z.object({ amount: z.number() }),
+      execute: async (): Promise<string> => {
+        throw new Error("insufficient funds");
+      },
+    }),
+  ];
+}
+
+async function runAgent(tools: ReturnType<typeof agentTools>, model: Model = scriptedAgentsModel()) {
+  const agent = new Agent({ name: "assistant", instructions: "Help.", model, tools });
+  const result = await new Runner().run(agent, "What is the weather in Lisbon? Then send 5.");
+  return {
+    finalOutput: result.finalOutput,
+    toolOutputs: result.newItems
+      .filter((item) => item.type === "tool_call_output_item")
+      .map((item) => (item as { output: unknown }).output),
+  };
+}
+
+describe("abasTool (@openai/agents)", () => {
+  let setup: LedgerAndAgent;
+  let attestor: Attestor;
+
+  before(async () => {
+    setup = await startLedgerWithAgent();
+    attestor = await openAttestor(setup);
+  });
+  after(async () => {
+    await attestor?.close();
+    await setup?.stop();
+  });
+
+  it("records both tool executions, the failed one too, with receipts that verify on the ledger", async () => {
+    // Given the agent's tools made by the adapter's tool()
+    const entries: RecordedEntry[] = [];
+    const tools = agentTools(abasTool(attestor, { onRecord: (entry) => entries.push(entry) }));
+    // When the scripted model calls both tools and answers
+    const output = await runAgent(tools);
+    // Then the run's output is what it is without the adapter
+    assert.deepEqual(output, await runAgent(agentTools(tool)));
+    assert.equal(output.finalOutput, "Sunny in Lisbon; the transfer failed.");
+    // And each tool execution was recorded once, with its result or its error
+    const payloads = entries.map((entry) => ({
+      actionType: entry.actionType,
+      ...(entry.payload as { tool: string }),
+      startedAt: undefined,
+      endedAt: undefined,
+    }));
+    assert.deepEqual(
+      payloads.sort((a, b) => a.tool.localeCompare(b.tool)),
+      [
+        {
+          actionType: "ToolCall",
+          kind: "openai-agents/tool-call",
+          tool: "transfer",
+          arguments: { amount: 5 },
+          error: { name: "Error", message: "insufficient funds" },
+          startedAt: undefined,
+          endedAt: undefined,
+        },
+        {
+          actionType: "ToolCall",
+          kind: "openai-agents/tool-call",
+          tool: "weather",
+          arguments: { city: "Lisbon" },
+          result: JSON.stringify({ city: "Lisbon", forecast: "sunny", celsius: 21 }),
+          startedAt: undefined,
+          endedAt: undefined,
+        },
+      ],
+    );
+    // And after flush every one has a receipt whose hash is the payload's and that verifies
+    await attestor.flush();
+    assert.equal((await assertVerifiedReceipts(setup, entries)).length, 2);
+  });
+
+  it("records model invocations and decisions only when enabled", async () => {
+    const entries: RecordedEntry[] = [];
+    const onRecord = (entry: RecordedEntry): void => void entries.push(entry);
+    const model = withAbasModelReceipts(scriptedAgentsModel(), attestor, {
+      modelInvocations: true,
+      decisions: true,
+      onRecord,
+    });
+    await runAgent(agentTools(abasTool(attestor, { onRecord })), model);
+    assert.deepEqual(entries.map((entry) => entry.actionType).sort(), [
+      "Decision",
+      "Decision",
+      "ModelInvocation",
+      "ModelInvocation",
+      "ToolCall",
+      "ToolCall",
+    ]);
+    assert.deepEqual(
+      entries.filter((entry) => entry.actionType !== "ToolCall").map((entry) => entry.payload),
+      [
+        {
+          kind: "openai-agents/model-invocation",
+          responseId: "response-1",
+          usage: { inputTokens: 12, outputTokens: 5 },
+        },
+        {
+          kind: "openai-agents/decision",
+          toolCalls: [
+            { tool: "weather", arguments: { city: "Lisbon" } },
+            { tool: "transfer", arguments: { amount: 5 } },
+          ],
+          text: "",
+        },
+        {
+          kind: "openai-agents/model-invocation",
+          responseId: "response-2",
+          usage: { inputTokens: 12, outputTokens: 5 },
+        },
+        { kind: "openai-agents/decision", toolCalls: [], text: "Sunny in Lisbon; the transfer failed." },
+      ],
+    );
+    // When only model invocations are enabled, no Decision is recorded
+    const invocationsOnly: RecordedEntry[] = [];
+    await runAgent(
+      agentTools(tool),
+      withAbasModelReceipts(scriptedAgentsModel(), attestor, {
+        modelInvocations: true,
+        onRecord: (entry) => invocationsOnly.push(entry),
+      }),
+    );
+    assert.deepEqual(
+      invocationsOnly.map((entry) => entry.actionType),
+      ["ModelInvocation", "ModelInvocation"],
+    );
+    await attestor.flush();
+    await assertVerifiedReceipts(setup, [...entries, ...invocationsOnly]);
+  });
+
+  it("names bad input", () => {
+    const code = (run: () => unknown): number | undefined => {
+      try {
+        run();
+      } catch (error) {
+        return isAbasError(error) ? error.context.__code : undefined;
+      }
+      return undefined;
+    };
+    assert.equal(
+      code(() => abasTool({} as Attestor)),
+      ABAS_SDK__INVALID_ARGUMENT,
+    );
+    assert.equal(
+      code(() => abasTool(attestor, { redact: "none" as unknown as () => unknown })),
+      ABAS_SDK__INVALID_ARGUMENT,
+    );
+    assert.equal(
+      code(() => withAbasModelReceipts(scriptedAgentsModel(), attestor, {})),
+      ABAS_SDK__INVALID_ARGUMENT,
+    );
+    assert.equal(
+      code(() => withAbasModelReceipts({} as Model, attestor, { decisions: true })),
+      ABAS_SDK__INVALID_ARGUMENT,
+    );
+  });
+});
