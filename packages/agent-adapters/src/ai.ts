@@ -8,7 +8,7 @@ import { ABAS_SDK__INVALID_ARGUMENT, AbasError } from "@abas/errors";
 import type { Attestor } from "@abas/sdk/attestor";
 import type { StepResult, ToolExecutionOptions, ToolSet } from "ai";
 
-import { ActionRecorder, type AdapterOptions } from "./recorded-action.js";
+import { ActionRecorder, checkModelRecording, type AdapterOptions } from "./recorded-action.js";
 
 export {
   type AdapterOptions,
@@ -77,18 +77,7 @@ export function abasStepRecorder<TOOLS extends ToolSet>(
   options: StepRecorderOptions,
 ): (step: StepResult<TOOLS>) => void {
   const recorder = new ActionRecorder(attestor, options);
-  const { modelInvocations, decisions } = options;
-  for (const [name, value] of Object.entries({ modelInvocations, decisions })) {
-    if (value !== undefined && typeof value !== "boolean") {
-      throw new AbasError(ABAS_SDK__INVALID_ARGUMENT, { argument: name, reason: "expected a boolean" });
-    }
-  }
-  if (modelInvocations !== true && decisions !== true) {
-    throw new AbasError(ABAS_SDK__INVALID_ARGUMENT, {
-      argument: "modelInvocations | decisions",
-      reason: "enable at least one of them",
-    });
-  }
+  const { modelInvocations, decisions } = checkModelRecording(options);
   return (step) => {
     const model = step.response.modelId;
     if (modelInvocations === true) {

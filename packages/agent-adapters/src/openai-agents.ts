@@ -9,7 +9,7 @@ import { ABAS_SDK__INVALID_ARGUMENT, AbasError } from "@abas/errors";
 import type { Attestor } from "@abas/sdk/attestor";
 import { tool, type Model, type ModelRequest, type ModelResponse } from "@openai/agents";
 
-import { ActionRecorder, type AdapterOptions } from "./recorded-action.js";
+import { ActionRecorder, checkModelRecording, type AdapterOptions } from "./recorded-action.js";
 
 export {
   type AdapterOptions,
@@ -73,18 +73,7 @@ export function withAbasModelReceipts(
   options: ModelRecorderOptions,
 ): Model {
   const recorder = new ActionRecorder(attestor, options);
-  const { modelInvocations, decisions } = options;
-  for (const [name, value] of Object.entries({ modelInvocations, decisions })) {
-    if (value !== undefined && typeof value !== "boolean") {
-      throw new AbasError(ABAS_SDK__INVALID_ARGUMENT, { argument: name, reason: "expected a boolean" });
-    }
-  }
-  if (modelInvocations !== true && decisions !== true) {
-    throw new AbasError(ABAS_SDK__INVALID_ARGUMENT, {
-      argument: "modelInvocations | decisions",
-      reason: "enable at least one of them",
-    });
-  }
+  const { modelInvocations, decisions } = checkModelRecording(options);
   if (model === null || typeof model !== "object" || typeof model.getResponse !== "function") {
     throw new AbasError(ABAS_SDK__INVALID_ARGUMENT, { argument: "model", reason: "expected a Model" });
   }

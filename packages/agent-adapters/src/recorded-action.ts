@@ -56,6 +56,26 @@ export function describeThrown(error: unknown): unknown {
 }
 
 /** Records actions of one framework with an attestor, checked once. */
+/** The optional types a model wrapper records: each a boolean when given, and at least one enabled. */
+export function checkModelRecording(options: Readonly<{ modelInvocations?: boolean; decisions?: boolean }>): {
+  modelInvocations: boolean;
+  decisions: boolean;
+} {
+  const { modelInvocations, decisions } = options;
+  for (const [name, value] of Object.entries({ modelInvocations, decisions })) {
+    if (value !== undefined && typeof value !== "boolean") {
+      throw new AbasError(ABAS_SDK__INVALID_ARGUMENT, { argument: name, reason: "expected a boolean" });
+    }
+  }
+  if (modelInvocations !== true && decisions !== true) {
+    throw new AbasError(ABAS_SDK__INVALID_ARGUMENT, {
+      argument: "modelInvocations | decisions",
+      reason: "enable at least one of them",
+    });
+  }
+  return { modelInvocations: modelInvocations === true, decisions: decisions === true };
+}
+
 export class ActionRecorder {
   readonly #attestor: Attestor;
   readonly #privacyMode: boolean;
