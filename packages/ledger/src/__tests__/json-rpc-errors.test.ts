@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 
 import { buildInitializeInstruction } from "@abas/program-client";
-import { generateKeyPairSigner, getBase58Decoder, type KeyPairSigner } from "@solana/kit";
+import { generateKeyPairSigner, getBase58Decoder, type Blockhash, type KeyPairSigner } from "@solana/kit";
 
 import {
   fundedSigner,
@@ -217,6 +217,53 @@ describe("JSON-RPC errors", () => {
       "Transaction simulation failed: This transaction has already been processed",
     );
     assert.equal((again.error?.data as { err: unknown }).err, "AlreadyProcessed");
+  });
+
+  test("a forged signature is checked before the blockhash, and without preflight it is dropped", async () => {
+    // Given two transfers with one signature byte flipped: one with a live blockhash, one with a
+    // blockhash this ledger never made
+    const recipient = await generateKeyPairSigner();
+    const forge = (transaction: { base64: string }) => {
+      const bytes = Buffer.from(transaction.base64, "base64");
+      bytes[1] = bytes[1]! ^ 0xff;
+      return {
+        signature: getBase58Decoder().decode(bytes.subarray(1, 65)),
+        base64: bytes.toString("base64"),
+      };
+    };
+    const live = forge(
+      await signTransfer(payer, recipient.address, 1_000_000n, await latestBlockhash(ledger.rpcUrl)),
+    );
+    const unknownBlockhash = forge(
+      await signTransfer(payer, recipient.address, 1_000_000n, {
+        blockhash: getBase58Decoder().decode(new Uint8Array(32).fill(9)) as Blockhash,
+        lastValidBlockHeight: 1_000n,
+      }),
+    );
+    const balanceBefore = (
+      (await rpcCall(ledger.rpcUrl, "getBalance", [payer.address])).result as { value: number }
+    ).value;
+
+    // When the one with the unknown blockhash is sent with preflight, and the live one without
+    const stale = await sendBase64(ledger.rpcUrl, unknownBlockhash);
+    const skipped = await sendBase64(ledger.rpcUrl, live, { skipPreflight: true });
+
+    // Then the signature is what the first is refused for, as a validator does; the second is
+    // answered with its signature but never lands: no status, no fee, nothing moved
+    assert.equal(stale.error?.code, -32003);
+    assert.equal(skipped.result, live.signature);
+    const statuses = (await rpcCall(ledger.rpcUrl, "getSignatureStatuses", [[live.signature]])).result as {
+      value: unknown[];
+    };
+    assert.deepEqual(statuses.value, [null]);
+    const balanceAfter = (
+      (await rpcCall(ledger.rpcUrl, "getBalance", [payer.address])).result as { value: number }
+    ).value;
+    assert.equal(balanceAfter, balanceBefore);
+    const received = (
+      (await rpcCall(ledger.rpcUrl, "getBalance", [recipient.address])).result as { value: number }
+    ).value;
+    assert.equal(received, 0);
   });
 
   test("a minContextSlot in the future is -32016, and GET /health answers ok", async () => {

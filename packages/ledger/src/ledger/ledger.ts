@@ -58,6 +58,8 @@ export type SendOutcome =
   | { readonly kind: "refused"; readonly reason: "signature" }
   | { readonly kind: "refused"; readonly reason: "simulation"; readonly simulation: Simulation };
 
+const SIGNATURE_REFUSED: SendOutcome = { kind: "refused", reason: "signature" };
+
 export interface LedgerParts {
   readonly svm: LiteSVM;
   readonly history: HistoryIndex;
@@ -247,14 +249,6 @@ export class Ledger {
    */
   send(transaction: WireTransaction, options: { preflight: boolean }): Promise<SendOutcome> {
     if (this.writeFailure !== undefined) return Promise.reject(new LedgerWriteError(this.writeFailure));
-    // Checked here, outside the batch, once: the SVM need not verify them again.
-    if (!verifyTransactionSignatures(transaction)) {
-      return Promise.resolve(
-        options.preflight
-          ? { kind: "refused", reason: "signature" }
-          : this.dropped(transaction, "SignatureFailure"),
-      );
-    }
     return this.commits.submit(() => this.executeStep(transaction, options.preflight));
   }
 
@@ -275,6 +269,8 @@ export class Ledger {
         ? "AlreadyProcessed"
         : undefined;
     if (unusable !== undefined) {
+      // A validator checks signatures before the blockhash: the rare refusal says which failed.
+      if (preflight && !verifyTransactionSignatures(transaction)) return { outcome: SIGNATURE_REFUSED };
       return {
         outcome: preflight
           ? { kind: "refused", reason: "simulation", simulation: nothingRan(unusable) }
@@ -283,7 +279,11 @@ export class Ledger {
     }
     const clock = this.clock.blockClock(slot);
     this.applyClock(clock);
-    const execution = executeTransaction(this.svm, transaction, { sigVerify: false });
+    // The SVM checks the signatures (faster than node:crypto); a bad one changes nothing.
+    const execution = executeTransaction(this.svm, transaction, { sigVerify: true });
+    if (!execution.landed && execution.meta.err === "SignatureFailure") {
+      return { outcome: preflight ? SIGNATURE_REFUSED : this.dropped(transaction, "SignatureFailure") };
+    }
     if (preflight && execution.meta.err !== null) {
       revertFailedExecution(this.svm, transaction, execution);
       return { outcome: { kind: "refused", reason: "simulation", simulation: simulationOf(execution) } };
