@@ -36,10 +36,12 @@ async function renderInto(root: string): Promise<void> {
       formatCode: false,
       syncPackageJson: false,
       kitImportStrategy: "rootOnly",
+      // Addresses through the package's fast base58 (src/fast-addresses.ts), the rest from kit.
+      dependencyMap: { solanaAddresses: "../../kit-with-fast-addresses" },
     }),
   );
   for (const file of await listFiles(generated)) {
-    const source = adaptToRepository(await readFile(join(generated, file), "utf8"), join(generated, file));
+    const source = adaptToRepository(await readFile(join(generated, file), "utf8"), generated, file);
     await writeFile(join(generated, file), await formatted(join(GENERATED, file), source));
   }
 }
@@ -51,13 +53,15 @@ async function renderInto(root: string): Promise<void> {
  * program plugin's return type is left to inference (kit's `extendClient` returns an equivalent
  * mapped type that TypeScript cannot prove assignable to the annotation).
  */
-function adaptToRepository(source: string, file: string): string {
+function adaptToRepository(source: string, generated: string, file: string): string {
+  // A module of the rendering, or one of the package's own beside it (kit-with-fast-addresses.ts).
+  const isFile = (specifier: string): boolean =>
+    [generated, join(REPOSITORY_ROOT, GENERATED)].some((folder) =>
+      existsSync(`${resolve(dirname(join(folder, file)), specifier)}.ts`),
+    );
   return source
     .replace(/from ['"](\.{1,2}(?:\/[^'"]*)?)['"]/g, (_, specifier: string) => {
-      const target = resolve(dirname(file), specifier);
-      const path = existsSync(`${target}.ts`)
-        ? `${specifier}.js`
-        : `${specifier.replace(/\/$/, "")}/index.js`;
+      const path = isFile(specifier) ? `${specifier}.js` : `${specifier.replace(/\/$/, "")}/index.js`;
       return `from "${path}"`;
     })
     .replace(/import \{([^}]*)\} from/g, (_, names: string) => {

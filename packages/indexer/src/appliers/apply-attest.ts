@@ -1,10 +1,10 @@
 import {
   bytesToHex,
   decodeAttestationAccount,
+  encodeBase58,
   getActionTypeName,
   type AttestationAccount,
 } from "@abas/program-client";
-import { getBase58Decoder } from "@solana/kit";
 
 import type { ProgramInstruction } from "../transaction-decoder.js";
 import { agentAccountOf, recordAccountOf } from "../transaction-decoder.js";
@@ -35,7 +35,7 @@ export async function applyAttest(context: ApplyContext, instruction: ProgramIns
       action_type: getActionTypeName(account.actionType),
       privacy: account.privacyMode ? 1 : 0,
       stored_hash: bytesToHex(account.storedHash),
-      agent_signature: getBase58Decoder().decode(account.agentSignature),
+      agent_signature: encodeBase58(account.agentSignature),
       tx_signature: context.transaction.signature,
       slot: Number(account.slot),
       timestamp: Number(account.timestamp),

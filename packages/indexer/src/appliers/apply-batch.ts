@@ -3,6 +3,7 @@ import {
   bytesToHex,
   decodeBatchAccount,
   decodePublishBatchLeavesInstructionData,
+  encodeBase58,
   getActionTypeName,
   HASH_SIZE,
   hexToBytes,
@@ -10,7 +11,7 @@ import {
   type BatchAccount,
   type LeafData,
 } from "@abas/program-client";
-import { getBase58Decoder, type Address } from "@solana/kit";
+import type { Address } from "@solana/kit";
 
 import { verifyBatchItems } from "../batch-item-verification.js";
 import { agentAccountOf, recordAccountOf, type ProgramInstruction } from "../transaction-decoder.js";
@@ -50,7 +51,7 @@ export async function applyAttestBatch(
       merkle_root: bytesToHex(batch.merkleRoot),
       item_count: batch.itemCount,
       action_types: batch.actionTypes,
-      agent_signature: getBase58Decoder().decode(batch.agentSignature),
+      agent_signature: encodeBase58(batch.agentSignature),
       tx_signature: context.transaction.signature,
       slot: Number(batch.slot),
       timestamp: Number(batch.timestamp),

@@ -3,8 +3,10 @@
  * (another program's CPI into ours), in the order they ran, with their accounts resolved to
  * addresses (lookup-table addresses included) and their data decoded from base58.
  */
-import { AccountRole, address, getBase58Encoder, type Address } from "@solana/kit";
+import { AccountRole, type Address } from "@solana/kit";
 
+import { decodeBase58 } from "../base58.js";
+import { toAddress } from "../fast-addresses.js";
 import {
   AbasAttestationInstruction,
   identifyAbasAttestationInstruction,
@@ -67,7 +69,7 @@ function resolveAccountKeys(response: TransactionJsonResponse): Address[] {
     ...response.transaction.message.accountKeys,
     ...(loaded?.writable ?? []),
     ...(loaded?.readonly ?? []),
-  ].map((key) => address(key));
+  ].map((key) => toAddress(key));
 }
 
 /** `PublishBatchLeaves` -> `publish_batch_leaves` */
@@ -117,12 +119,16 @@ export function decodeProgramInstructions(
     }
     return key;
   };
-  const base58 = getBase58Encoder();
   const inner = response.meta?.innerInstructions ?? [];
   const decoded: ProgramInstruction[] = [];
   const take = (instruction: CompiledInstruction, index: number, isInner: boolean) => {
     if (keyAt(instruction.programIdIndex) !== programId) return;
-    const data = Uint8Array.from(base58.encode(instruction.data));
+    const data = decodeBase58(instruction.data);
+    if (data === undefined) {
+      throw new MalformedTransactionError(
+        `transaction ${response.transaction.signatures[0] ?? "?"} has instruction data that is not base58`,
+      );
+    }
     const accounts = instruction.accounts.map(keyAt);
     decoded.push({
       index,

@@ -15,8 +15,6 @@ import {
   fetchEncodedAccounts,
   fixDecoderSize,
   fixEncoderSize,
-  getAddressDecoder,
-  getAddressEncoder,
   getBytesDecoder,
   getBytesEncoder,
   getI64Decoder,
@@ -29,7 +27,6 @@ import {
   getU8Encoder,
   transformEncoder,
   type Account,
-  type Address,
   type EncodedAccount,
   type FetchAccountConfig,
   type FetchAccountsConfig,
@@ -40,6 +37,7 @@ import {
   type MaybeEncodedAccount,
   type ReadonlyUint8Array,
 } from "@solana/kit";
+import { getAddressDecoder, getAddressEncoder, type Address } from "../../kit-with-fast-addresses.js";
 import { type AgentSeeds, findAgentPda } from "../pdas/index.js";
 import {
   getAgentStatusDecoder,

@@ -17,8 +17,6 @@ import {
   fetchEncodedAccounts,
   fixDecoderSize,
   fixEncoderSize,
-  getAddressDecoder,
-  getAddressEncoder,
   getBytesDecoder,
   getBytesEncoder,
   getI64Decoder,
@@ -31,7 +29,6 @@ import {
   getU8Encoder,
   transformEncoder,
   type Account,
-  type Address,
   type Codec,
   type Decoder,
   type EncodedAccount,
@@ -42,6 +39,7 @@ import {
   type MaybeEncodedAccount,
   type ReadonlyUint8Array,
 } from "@solana/kit";
+import { getAddressDecoder, getAddressEncoder, type Address } from "../../kit-with-fast-addresses.js";
 import { type BatchSeeds, findBatchPda } from "../pdas/index.js";
 import {
   getBehaviorBatchDataDecoder,

@@ -15,8 +15,6 @@ import {
   decodeAccount,
   fetchEncodedAccount,
   fetchEncodedAccounts,
-  getAddressDecoder,
-  getAddressEncoder,
   getArrayDecoder,
   getArrayEncoder,
   getStructDecoder,
@@ -29,7 +27,6 @@ import {
   getUtf8Encoder,
   transformEncoder,
   type Account,
-  type Address,
   type Codec,
   type Decoder,
   type EncodedAccount,
@@ -40,6 +37,7 @@ import {
   type MaybeEncodedAccount,
   type ReadonlyUint8Array,
 } from "@solana/kit";
+import { getAddressDecoder, getAddressEncoder, type Address } from "../../kit-with-fast-addresses.js";
 import { findCredentialPda } from "../pdas/index.js";
 
 export const CREDENTIAL_DISCRIMINATOR = 0;

@@ -15,8 +15,6 @@ import {
   decodeAccount,
   fetchEncodedAccount,
   fetchEncodedAccounts,
-  getAddressDecoder,
-  getAddressEncoder,
   getArrayDecoder,
   getArrayEncoder,
   getBooleanDecoder,
@@ -33,7 +31,6 @@ import {
   getUtf8Encoder,
   transformEncoder,
   type Account,
-  type Address,
   type Codec,
   type Decoder,
   type EncodedAccount,
@@ -44,6 +41,7 @@ import {
   type MaybeEncodedAccount,
   type ReadonlyUint8Array,
 } from "@solana/kit";
+import { getAddressDecoder, getAddressEncoder, type Address } from "../../kit-with-fast-addresses.js";
 import { findSchemaPda, type SchemaSeeds } from "../pdas/index.js";
 
 export const SCHEMA_DISCRIMINATOR = 1;

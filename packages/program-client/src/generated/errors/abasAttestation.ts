@@ -6,12 +6,8 @@
  * @see https://github.com/codama-idl/codama
  */
 
-import {
-  isProgramError,
-  type Address,
-  type SOLANA_ERROR__INSTRUCTION_ERROR__CUSTOM,
-  type SolanaError,
-} from "@solana/kit";
+import { isProgramError, type SOLANA_ERROR__INSTRUCTION_ERROR__CUSTOM, type SolanaError } from "@solana/kit";
+import { type Address } from "../../kit-with-fast-addresses.js";
 import { ABAS_ATTESTATION_PROGRAM_ADDRESS } from "../programs/index.js";
 
 export const ABAS_ATTESTATION_ERROR__INVALID_INSTRUCTION = 0x3e8; // 1000

@@ -21,14 +21,12 @@ import {
   transformEncoder,
   type AccountMeta,
   type AccountSignerMeta,
-  type Address,
   type FixedSizeCodec,
   type FixedSizeDecoder,
   type FixedSizeEncoder,
   type Instruction,
   type InstructionWithAccounts,
   type InstructionWithData,
-  type ProgramDerivedAddress,
   type ReadonlyAccount,
   type ReadonlyUint8Array,
   type TransactionSigner,
@@ -42,6 +40,7 @@ import {
   getResolvedInstructionAccountAsProgramDerivedAddress,
   type ResolvedInstructionAccount,
 } from "@solana/kit/program-client-core";
+import { type Address, type ProgramDerivedAddress } from "../../kit-with-fast-addresses.js";
 import { findAgentPda, findBatchPda, findCredentialPda, findSchemaPda } from "../pdas/index.js";
 import { ABAS_ATTESTATION_PROGRAM_ADDRESS } from "../programs/index.js";
 

@@ -19,7 +19,6 @@ import {
   transformEncoder,
   type AccountMeta,
   type AccountSignerMeta,
-  type Address,
   type Codec,
   type Decoder,
   type Encoder,
@@ -37,6 +36,7 @@ import {
   getNonNullResolvedInstructionInput,
   type ResolvedInstructionAccount,
 } from "@solana/kit/program-client-core";
+import { type Address } from "../../kit-with-fast-addresses.js";
 import { findBatchPda } from "../pdas/index.js";
 import { ABAS_ATTESTATION_PROGRAM_ADDRESS } from "../programs/index.js";
 import { getLeafDataDecoder, getLeafDataEncoder, type LeafData, type LeafDataArgs } from "../types/index.js";

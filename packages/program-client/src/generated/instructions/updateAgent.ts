@@ -17,7 +17,6 @@ import {
   transformEncoder,
   type AccountMeta,
   type AccountSignerMeta,
-  type Address,
   type FixedSizeCodec,
   type FixedSizeDecoder,
   type FixedSizeEncoder,
@@ -34,6 +33,7 @@ import {
   getNonNullResolvedInstructionInput,
   type ResolvedInstructionAccount,
 } from "@solana/kit/program-client-core";
+import { type Address } from "../../kit-with-fast-addresses.js";
 import { findAgentPda } from "../pdas/index.js";
 import { ABAS_ATTESTATION_PROGRAM_ADDRESS } from "../programs/index.js";
 

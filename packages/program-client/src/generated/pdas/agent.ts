@@ -6,13 +6,13 @@
  * @see https://github.com/codama-idl/codama
  */
 
+import { getUtf8Encoder } from "@solana/kit";
 import {
   getAddressEncoder,
   getProgramDerivedAddress,
-  getUtf8Encoder,
   type Address,
   type ProgramDerivedAddress,
-} from "@solana/kit";
+} from "../../kit-with-fast-addresses.js";
 
 export type AgentSeeds = {
   agent: Address;

@@ -6,16 +6,13 @@
  * @see https://github.com/codama-idl/codama
  */
 
+import { fixEncoderSize, getBytesEncoder, getUtf8Encoder, type ReadonlyUint8Array } from "@solana/kit";
 import {
-  fixEncoderSize,
   getAddressEncoder,
-  getBytesEncoder,
   getProgramDerivedAddress,
-  getUtf8Encoder,
   type Address,
   type ProgramDerivedAddress,
-  type ReadonlyUint8Array,
-} from "@solana/kit";
+} from "../../kit-with-fast-addresses.js";
 
 export type AttestationSeeds = {
   agent: Address;

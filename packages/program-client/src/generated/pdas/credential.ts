@@ -6,12 +6,12 @@
  * @see https://github.com/codama-idl/codama
  */
 
+import { getUtf8Encoder } from "@solana/kit";
 import {
   getProgramDerivedAddress,
-  getUtf8Encoder,
   type Address,
   type ProgramDerivedAddress,
-} from "@solana/kit";
+} from "../../kit-with-fast-addresses.js";
 
 export async function findCredentialPda(
   config: { programAddress?: Address | undefined } = {},

@@ -11,7 +11,7 @@ import {
   getProgramDerivedAddress,
   type Address,
   type ProgramDerivedAddress,
-} from "@solana/kit";
+} from "../../kit-with-fast-addresses.js";
 
 export type ProgramDataSeeds = {
   program: Address;

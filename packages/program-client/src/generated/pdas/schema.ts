@@ -6,14 +6,13 @@
  * @see https://github.com/codama-idl/codama
  */
 
+import { getU8Encoder, getUtf8Encoder } from "@solana/kit";
 import {
   getAddressEncoder,
   getProgramDerivedAddress,
-  getU8Encoder,
-  getUtf8Encoder,
   type Address,
   type ProgramDerivedAddress,
-} from "@solana/kit";
+} from "../../kit-with-fast-addresses.js";
 
 export type SchemaSeeds = {
   credential: Address;

@@ -12,8 +12,6 @@ import {
   combineCodec,
   fixDecoderSize,
   fixEncoderSize,
-  getAddressDecoder,
-  getAddressEncoder,
   getBooleanDecoder,
   getBooleanEncoder,
   getBytesDecoder,
@@ -26,13 +24,13 @@ import {
   getU32Encoder,
   getU64Decoder,
   getU64Encoder,
-  type Address,
   type FixedSizeCodec,
   type FixedSizeDecoder,
   type FixedSizeEncoder,
   type ReadonlyUint8Array,
 } from "@solana/kit";
 import { getActionTypeDecoder, getActionTypeEncoder, type ActionType, type ActionTypeArgs } from "./index.js";
+import { getAddressDecoder, getAddressEncoder, type Address } from "../../kit-with-fast-addresses.js";
 
 export type BehaviorAttestationData = {
   actionType: ActionType;

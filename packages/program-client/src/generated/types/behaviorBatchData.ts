@@ -12,8 +12,6 @@ import {
   combineCodec,
   fixDecoderSize,
   fixEncoderSize,
-  getAddressDecoder,
-  getAddressEncoder,
   getBytesDecoder,
   getBytesEncoder,
   getI64Decoder,
@@ -26,12 +24,12 @@ import {
   getU64Encoder,
   getU8Decoder,
   getU8Encoder,
-  type Address,
   type Codec,
   type Decoder,
   type Encoder,
   type ReadonlyUint8Array,
 } from "@solana/kit";
+import { getAddressDecoder, getAddressEncoder, type Address } from "../../kit-with-fast-addresses.js";
 
 export type BehaviorBatchData = {
   merkleRoot: ReadonlyUint8Array;
