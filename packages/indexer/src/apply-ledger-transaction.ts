@@ -5,7 +5,7 @@
  * ON CONFLICT DO NOTHING, so a transaction that is already applied (by an earlier run, or by
  * another indexer that briefly believed it led) changes nothing but the cursor.
  */
-import { IndexerStateKey } from "@abas/db";
+import { IndexerStateKey, type NewAttestationRow } from "@abas/db";
 import type { Address } from "@solana/kit";
 
 import type { AccountSnapshot } from "./account-snapshot.js";
@@ -13,6 +13,7 @@ import { countPolicyViolation, upsertAgentState } from "./appliers/agent-state.j
 import { applyAttest } from "./appliers/apply-attest.js";
 import { applyAttestBatch, applyPublishBatchLeaves } from "./appliers/apply-batch.js";
 import type { ApplyContext } from "./appliers/apply-context.js";
+import { insertAttestationRows } from "./appliers/attestation-rows.js";
 import { writeCheckpoint, writeIndexerState, type Checkpoint } from "./checkpoint-store.js";
 import type { IndexerDatabase } from "./indexer-database.js";
 import type { Logger } from "./logger.js";
@@ -121,6 +122,7 @@ export async function applyLedgerTransactions(
       appliedBy,
     );
     const agentStatesWritten = new Set<string>();
+    const attestationRows: NewAttestationRow[] = [];
     for (const { transaction, snapshot } of transactions) {
       if (!fresh.has(transaction.signature)) continue;
       const context: ApplyContext = {
@@ -131,10 +133,12 @@ export async function applyLedgerTransactions(
         indexedAt: now,
         logger,
         agentStatesWritten,
+        attestationRows,
       };
       if (transaction.error !== null) await applyFailedTransaction(context);
       else for (const instruction of transaction.instructions) await applyInstruction(context, instruction);
     }
+    await insertAttestationRows(trx, attestationRows);
     if (fresh.size > 0) await writeCheckpoint(trx, checkpoint, now);
     else {
       await writeIndexerState(trx, {

@@ -25,28 +25,22 @@ export async function applyAttest(context: ApplyContext, instruction: ProgramIns
     );
     return;
   }
-  await context.db
-    .insertInto("attestations")
-    .values({
-      id: attestationAddress!,
-      kind: "single",
-      agent: account.signer,
-      operator: account.operator,
-      action_type: getActionTypeName(account.actionType),
-      privacy: account.privacyMode ? 1 : 0,
-      stored_hash: bytesToHex(account.storedHash),
-      agent_signature: encodeBase58(account.agentSignature),
-      tx_signature: context.transaction.signature,
-      slot: Number(account.slot),
-      timestamp: Number(account.timestamp),
-      batch_address: null,
-      batch_index: null,
-      merkle_root: null,
-      indexed_at: context.indexedAt,
-    })
-    // The account is created by exactly one transaction, which is applied once; this only keeps a
-    // replay after a manual fix-up from failing on the unique id.
-    .onConflict((conflict) => conflict.column("id").doNothing())
-    .execute();
+  context.attestationRows.push({
+    id: attestationAddress!,
+    kind: "single",
+    agent: account.signer,
+    operator: account.operator,
+    action_type: getActionTypeName(account.actionType),
+    privacy: account.privacyMode ? 1 : 0,
+    stored_hash: bytesToHex(account.storedHash),
+    agent_signature: encodeBase58(account.agentSignature),
+    tx_signature: context.transaction.signature,
+    slot: Number(account.slot),
+    timestamp: Number(account.timestamp),
+    batch_address: null,
+    batch_index: null,
+    merkle_root: null,
+    indexed_at: context.indexedAt,
+  });
   await upsertAgentState(context, agentAccountOf(instruction));
 }

@@ -18,9 +18,6 @@ import { agentAccountOf, recordAccountOf, type ProgramInstruction } from "../tra
 import { upsertAgentState } from "./agent-state.js";
 import { requireAccountData, type ApplyContext } from "./apply-context.js";
 
-// 16 columns a row: well inside every dialect's limit on bound parameters.
-const ITEM_ROWS_PER_INSERT = 100;
-
 function decodeBatch(context: ApplyContext, batchAddress: Address | undefined): BatchAccount | undefined {
   const data = requireAccountData(context, batchAddress);
   try {
@@ -133,7 +130,7 @@ async function stagedLeaves(context: ApplyContext, batchAddress: string): Promis
   }));
 }
 
-/** Inserts the items of a complete batch once its leaves reproduce its root; false when they do not. */
+/** Stages the items of a complete batch once its leaves reproduce its root; false when they do not. */
 async function insertBatchItems(context: ApplyContext, row: BatchRow): Promise<boolean> {
   const verification = verifyBatchItems(
     { merkleRoot: row.merkle_root, itemCount: row.item_count },
@@ -163,13 +160,7 @@ async function insertBatchItems(context: ApplyContext, row: BatchRow): Promise<b
     merkle_root: row.merkle_root,
     indexed_at: context.indexedAt,
   }));
-  for (let start = 0; start < items.length; start += ITEM_ROWS_PER_INSERT) {
-    await context.db
-      .insertInto("attestations")
-      .values(items.slice(start, start + ITEM_ROWS_PER_INSERT))
-      .onConflict((conflict) => conflict.column("id").doNothing())
-      .execute();
-  }
+  context.attestationRows.push(...items);
   await context.db.deleteFrom("batch_leaves").where("batch_address", "=", row.address).execute();
   return true;
 }

@@ -1,3 +1,4 @@
+import type { NewAttestationRow } from "@abas/db";
 import type { Address } from "@solana/kit";
 
 import type { AccountSnapshot } from "../account-snapshot.js";
@@ -19,6 +20,11 @@ export type ApplyContext = Readonly<{
    * the same state is not written again.
    */
   agentStatesWritten: Set<string>;
+  /**
+   * The chunk's new attestation rows, in ledger order, inserted together before the checkpoint
+   * (`attestation-rows.ts`); nothing applied in the same chunk reads them back.
+   */
+  attestationRows: NewAttestationRow[];
 }>;
 
 /**
