@@ -13,16 +13,17 @@ import {
   ABAS_API__INVALID_API_KEY_NAME,
   AbasError,
 } from "@abas/errors";
+import { encodeBase58 } from "@abas/program-client";
 import type { Kysely } from "kysely";
 
-import { BASE58_CHARACTERS, encodeBase58 } from "./base58.js";
 import type { ApiKeyRow, Database } from "./schema.js";
 
 export const API_KEY_PREFIX = "abas_";
 const API_KEY_SECRET_BYTES = 32;
 /** `abas_` and 7 characters of the secret: enough to tell keys apart, far too little to guess one. */
 const DISPLAY_PREFIX_LENGTH = API_KEY_PREFIX.length + 7;
-const API_KEY_PATTERN = new RegExp(`^${API_KEY_PREFIX}[${BASE58_CHARACTERS}]{32,44}$`);
+/** The prefix and base58 (no 0, O, I or l) of 32 bytes. */
+const API_KEY_PATTERN = new RegExp(`^${API_KEY_PREFIX}[1-9A-HJ-NP-Za-km-z]{32,44}$`);
 const MAX_NAME_LENGTH = 100;
 const MAX_OWNER_LENGTH = 100;
 /** How often at most `last_used_at` is written per key. */

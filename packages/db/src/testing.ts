@@ -8,10 +8,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
+import { encodeBase58 } from "@abas/program-client";
 import type { Kysely } from "kysely";
 import pg from "pg";
 
-import { encodeBase58 } from "./base58.js";
 import { isPostgresUrl, openDatabase, type DatabaseHandle, type Dialect } from "./create-database.js";
 import { migrateToLatest } from "./migrate.js";
 import type { Database, IndexerStateKey, NewAgentRow, NewAttestationRow, NewBatchRow } from "./schema.js";

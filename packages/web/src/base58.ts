@@ -1,53 +1,5 @@
-/** Base58 (Bitcoin alphabet), as Solana writes addresses and signatures. */
-const ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
-const INDEX = new Map([...ALPHABET].map((character, index) => [character, index]));
-
-export function encodeBase58(bytes: Uint8Array): string {
-  const digits: number[] = [];
-  for (const byte of bytes) {
-    let carry = byte;
-    for (let i = 0; i < digits.length; i++) {
-      carry += digits[i]! << 8;
-      digits[i] = carry % 58;
-      carry = Math.floor(carry / 58);
-    }
-    while (carry > 0) {
-      digits.push(carry % 58);
-      carry = Math.floor(carry / 58);
-    }
-  }
-  let text = "";
-  for (const byte of bytes) {
-    if (byte !== 0) break;
-    text += "1";
-  }
-  for (let i = digits.length - 1; i >= 0; i--) text += ALPHABET[digits[i]!];
-  return text;
-}
-
-/** The bytes of base58 `text`, or undefined when it holds a character outside the alphabet. */
-export function decodeBase58(text: string): Uint8Array | undefined {
-  const bytes: number[] = [];
-  for (const character of text) {
-    const value = INDEX.get(character);
-    if (value === undefined) return undefined;
-    let carry = value;
-    for (let i = 0; i < bytes.length; i++) {
-      carry += bytes[i]! * 58;
-      bytes[i] = carry & 0xff;
-      carry >>= 8;
-    }
-    while (carry > 0) {
-      bytes.push(carry & 0xff);
-      carry >>= 8;
-    }
-  }
-  for (const character of text) {
-    if (character !== "1") break;
-    bytes.push(0);
-  }
-  return Uint8Array.from(bytes.reverse());
-}
+/** Checks of base58 text from URLs and forms, on the program client's base58. */
+import { decodeBase58 } from "@abas/program-client";
 
 /** A 32-byte public key in base58 (a wallet or agent address), or undefined. */
 export function decodeAddress(text: string): Uint8Array | undefined {

@@ -1,7 +1,7 @@
 /** Ed25519 keys made with node:crypto, in the forms the SDK, the ledger and a wallet use. */
 import { generateKeyPairSync, sign, type KeyObject } from "node:crypto";
 
-import { encodeBase58 } from "../../base58.js";
+import { encodeBase58 } from "@abas/program-client";
 
 export interface TestKey {
   /** Base58 public key. */
