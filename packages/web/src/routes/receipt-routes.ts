@@ -1,0 +1,57 @@
+/**
+ * The receipts page: the visitor opens a receipts folder in the browser, which asks, file by file,
+ * what each one records and whether it verifies against the ledger. Both questions change
+ * nothing, so they need no session; the file's text is checked and forgotten.
+ */
+import type { FastifyPluginAsync } from "fastify";
+
+import { readReceiptFileText, verifyReceiptFileText } from "../ledger/receipt-files.js";
+import { receiptsPage, RECEIPTS_READ_PATH, RECEIPTS_VERIFY_PATH } from "../pages/receipts-page.js";
+import type { WebContext } from "../web-context.js";
+import { sendPage } from "./page-routes.js";
+
+/** A receipt file holds one tool call and its receipt; a larger one is refused by its size (413). */
+const MAX_RECEIPT_FILE_BYTES = 4 * 1024 * 1024;
+
+interface ReceiptFileBody {
+  readonly file: string;
+  readonly content: string;
+}
+
+const receiptFileSchema = {
+  body: {
+    type: "object",
+    required: ["file", "content"],
+    additionalProperties: false,
+    properties: {
+      file: { type: "string", minLength: 1, maxLength: 1024 },
+      content: { type: "string" },
+    },
+  },
+} as const;
+
+export const receiptRoutes: FastifyPluginAsync<{ context: WebContext }> = async (app, { context }) => {
+  app.get("/receipts", async (_request, reply) =>
+    sendPage(reply, {
+      title: "Your receipts",
+      section: "receipts",
+      page: "receipts",
+      body: receiptsPage(),
+      context,
+    }),
+  );
+
+  const routeOptions = { schema: receiptFileSchema, bodyLimit: MAX_RECEIPT_FILE_BYTES };
+
+  app.post<{ Body: ReceiptFileBody }>(
+    RECEIPTS_READ_PATH.slice("/app".length),
+    routeOptions,
+    async (request) => readReceiptFileText(request.body.file, request.body.content),
+  );
+
+  app.post<{ Body: ReceiptFileBody }>(
+    RECEIPTS_VERIFY_PATH.slice("/app".length),
+    routeOptions,
+    async (request) => await verifyReceiptFileText(request.body.file, request.body.content, context.ledger),
+  );
+};
