@@ -16,4 +16,4 @@ export {
   type ReceiptFileSummary,
   type ToolCallOutcome,
 } from "./receipts-folder.js";
-export { ToolCallTracker, type ToolCallAction } from "./tool-calls.js";
+export { ToolCallTracker, type RecordedToolCall, type ToolCallAction } from "./tool-calls.js";

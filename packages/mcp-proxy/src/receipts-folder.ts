@@ -16,11 +16,11 @@ import {
 } from "@abas/errors";
 import { canonicalize, hashAction, verifyReceipt, type BatchItemReceipt } from "@abas/sdk";
 
-import type { ToolCallAction } from "./tool-calls.js";
+import type { RecordedToolCall } from "./tool-calls.js";
 
 export type ReceiptFile = Readonly<{
   /** The recorded call; null when it was lost (a crash between recording and its journal line). */
-  call: ToolCallAction | null;
+  call: RecordedToolCall | null;
   receipt: BatchItemReceipt;
 }>;
 
@@ -121,7 +121,7 @@ export function summarizeReceiptFile(entry: ReceiptFileEntry) {
 export type ReceiptFileSummary = ReturnType<typeof summarizeReceiptFile>;
 
 /** The action hash of a recorded call, as the proxy computed it: SHA-256 of its canonical JSON. */
-export async function hashToolCall(call: ToolCallAction): Promise<string> {
+export async function hashToolCall(call: RecordedToolCall): Promise<string> {
   return await hashAction(canonicalize(call));
 }
 
