@@ -30,6 +30,8 @@ interface ReceiptSummary {
 }
 
 type ReadAnswer = { receipt: ReceiptSummary } | { error: Problem };
+/** Or the server did not answer. */
+type ReadOutcome = ReadAnswer | { unavailable: string };
 type VerifyAnswer =
   { status: "verified" } | { status: "failed"; error: Problem } | { status: "unavailable"; message: string };
 
@@ -104,13 +106,18 @@ function statusCell(status: Status, detail?: { problem?: Problem; message?: stri
   return cell;
 }
 
-function renderRow(name: string, answer: ReadAnswer): HTMLTableRowElement {
+function renderRow(name: string, answer: ReadOutcome): HTMLTableRowElement {
   const row = element("tr", undefined, { "data-file": name });
-  if ("error" in answer) {
-    row.dataset.status = "unreadable";
+  if (!("receipt" in answer)) {
     const cell = element("td", undefined, { colspan: "5", class: "mono break" });
     cell.textContent = name;
-    row.append(cell, statusCell("unreadable", { problem: answer.error }));
+    if ("error" in answer) {
+      row.dataset.status = "unreadable";
+      row.append(cell, statusCell("unreadable", { problem: answer.error }));
+    } else {
+      row.dataset.status = "unavailable";
+      row.append(cell, statusCell("unavailable", { message: answer.unavailable }));
+    }
     return row;
   }
   const { receipt } = answer;
@@ -196,6 +203,8 @@ const pickedFiles = (input: HTMLInputElement): PickedFile[] =>
 export function startReceiptsFolder(root: HTMLElement): void {
   const readPath = root.dataset.readPath!;
   const verifyPath = root.dataset.verifyPath!;
+  const maxFileBytes = Number(root.dataset.maxFileBytes);
+  const tooLarge = JSON.parse(root.dataset.tooLarge!) as Problem;
   const result = root.querySelector<HTMLElement>("[data-receipts-result]")!;
   const progress = root.querySelector<HTMLProgressElement>("[data-progress]")!;
   const progressText = root.querySelector<HTMLElement>("[data-progress-text]")!;
@@ -239,19 +248,23 @@ export function startReceiptsFolder(root: HTMLElement): void {
     // 1. What each file records.
     const rows: Row[] = [];
     await eachLimited(files, async ({ name, file }) => {
-      const text = await file.text();
-      let answer: ReadAnswer;
+      const text = file.size > maxFileBytes ? "" : await file.text();
+      let answer: ReadOutcome;
       try {
-        answer = await postJson<ReadAnswer>(readPath, { file: name, content: text });
+        answer =
+          file.size > maxFileBytes
+            ? { error: tooLarge }
+            : await postJson<ReadAnswer>(readPath, { file: name, content: text });
       } catch (error) {
-        answer = { error: { code: 0, codeName: "not read", message: describeFailure(error) } };
+        answer = { unavailable: `The server did not answer: ${describeFailure(error)}` };
       }
+      const element = renderRow(name, answer);
       rows.push({
         name,
         text,
         ...("receipt" in answer ? { receipt: answer.receipt } : {}),
-        element: renderRow(name, answer),
-        status: "receipt" in answer ? "pending" : "unreadable",
+        element,
+        status: element.dataset.status as Status,
       });
     });
     if (thisRun !== run) return;

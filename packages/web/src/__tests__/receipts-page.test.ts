@@ -170,28 +170,36 @@ describe("the receipts page", { skip: CHROMIUM_SKIP }, () => {
   });
 
   test("a file that is not a receipt gets ABAS_SDK__RECEIPT_FILE_UNREADABLE, and nothing else is lost", async () => {
-    // Given a folder holding, besides its receipts, notes and an unrelated JSON file
+    // Given a folder holding, besides its receipts, notes, an unrelated JSON file and one too large to be a receipt
     const copy = join(work, "with-strangers");
     cpSync(folder, copy, { recursive: true });
     writeFileSync(join(copy, "notes.txt"), "remember to rotate the agent key\n");
     writeFileSync(join(copy, "package.json"), JSON.stringify({ name: "not-a-receipt" }));
+    writeFileSync(
+      join(copy, "dump.json"),
+      JSON.stringify({ call: null, receipt: { log: "x".repeat(5_000_000) } }),
+    );
     const page = await openReceiptsPage();
 
     // When the folder is opened
     await page.locator("input[data-folder-input]").setInputFiles(copy);
 
-    // Then both strangers are named as not receipts, and the three receipts verify
+    // Then the strangers are named as not receipts, and the three receipts verify
     const summary = await summaryWhenDone(page);
     assert.deepEqual(
       { verified: summary.verified, failed: summary.failed, unreadable: summary.unreadable },
-      { verified: "3", failed: "0", unreadable: "2" },
+      { verified: "3", failed: "0", unreadable: "3" },
     );
-    assert.match(summary.text!, /^3\/3 receipts verified, 2 files are not a receipt$/);
-    for (const name of ["notes.txt", "package.json"]) {
+    assert.match(summary.text!, /^3\/3 receipts verified, 3 files are not a receipt$/);
+    for (const name of ["notes.txt", "package.json", "dump.json"]) {
       const row = page.locator(`tr[data-file$="/${name}"]`);
       assert.equal(await row.getAttribute("data-status"), "unreadable");
       assert.equal(await row.locator("[data-code]").innerText(), "ABAS_SDK__RECEIPT_FILE_UNREADABLE 3802");
     }
+    assert.match(
+      await page.locator('tr[data-file$="/dump.json"] [data-message]').innerText(),
+      /larger than 4 MB/,
+    );
     await page.context().close();
   });
 

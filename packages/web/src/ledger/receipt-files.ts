@@ -6,6 +6,7 @@
  * passes). The browser sends the file's text; nothing is kept.
  */
 import {
+  AbasError,
   ABAS_SDK__RECEIPT_CALL_MISMATCH,
   ABAS_SDK__RECEIPT_FILE_UNREADABLE,
   ABAS_SDK__RECEIPT_VERIFICATION_FAILED,
@@ -57,6 +58,15 @@ export function readReceiptFileText(file: string, text: string): ReadReceiptFile
     if (problem === undefined) throw error;
     return { error: problem };
   }
+}
+
+/** What the page says of a file larger than a receipt file can be, without sending it. */
+export function receiptFileTooLarge(maxBytes: number): ReceiptFileProblem {
+  const error = new AbasError(ABAS_SDK__RECEIPT_FILE_UNREADABLE, {
+    file: "(too large)",
+    reason: `it is larger than ${maxBytes / 1024 / 1024} MB, more than a receipt file holds`,
+  });
+  return receiptFileProblem(error)!;
 }
 
 class LedgerTimeout extends Error {

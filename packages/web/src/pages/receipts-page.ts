@@ -4,11 +4,12 @@
  * one against the ledger, with a progress bar and a summary.
  */
 import { html, type SafeHtml } from "../html/html.js";
+import type { ReceiptFileProblem } from "../ledger/receipt-files.js";
 
 export const RECEIPTS_READ_PATH = "/app/receipts/read";
 export const RECEIPTS_VERIFY_PATH = "/app/receipts/verify";
 
-export function receiptsPage(): SafeHtml {
+export function receiptsPage(options: { maxFileBytes: number; tooLarge: ReceiptFileProblem }): SafeHtml {
   return html`<div class="page-head">
       <div>
         <h1>Your receipts</h1>
@@ -25,6 +26,8 @@ export function receiptsPage(): SafeHtml {
       data-receipts
       data-read-path="${RECEIPTS_READ_PATH}"
       data-verify-path="${RECEIPTS_VERIFY_PATH}"
+      data-max-file-bytes="${String(options.maxFileBytes)}"
+      data-too-large="${JSON.stringify(options.tooLarge)}"
     >
       <div class="drop-zone" data-drop-zone>
         <p>Drop a receipts folder or receipt files here, or</p>

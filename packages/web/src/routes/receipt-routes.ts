@@ -5,13 +5,18 @@
  */
 import type { FastifyPluginAsync } from "fastify";
 
-import { readReceiptFileText, verifyReceiptFileText } from "../ledger/receipt-files.js";
+import { readReceiptFileText, receiptFileTooLarge, verifyReceiptFileText } from "../ledger/receipt-files.js";
 import { receiptsPage, RECEIPTS_READ_PATH, RECEIPTS_VERIFY_PATH } from "../pages/receipts-page.js";
 import type { WebContext } from "../web-context.js";
 import { sendPage } from "./page-routes.js";
 
-/** A receipt file holds one tool call and its receipt; a larger one is refused by its size (413). */
+/**
+ * A receipt file holds one tool call and its receipt: the page does not send a larger file, and
+ * answers for it itself (the server would cut the upload off). The body limit leaves room for
+ * the JSON escaping of the file's text.
+ */
 const MAX_RECEIPT_FILE_BYTES = 4 * 1024 * 1024;
+const BODY_LIMIT = 3 * MAX_RECEIPT_FILE_BYTES;
 
 interface ReceiptFileBody {
   readonly file: string;
@@ -36,12 +41,15 @@ export const receiptRoutes: FastifyPluginAsync<{ context: WebContext }> = async 
       title: "Your receipts",
       section: "receipts",
       page: "receipts",
-      body: receiptsPage(),
+      body: receiptsPage({
+        maxFileBytes: MAX_RECEIPT_FILE_BYTES,
+        tooLarge: receiptFileTooLarge(MAX_RECEIPT_FILE_BYTES),
+      }),
       context,
     }),
   );
 
-  const routeOptions = { schema: receiptFileSchema, bodyLimit: MAX_RECEIPT_FILE_BYTES };
+  const routeOptions = { schema: receiptFileSchema, bodyLimit: BODY_LIMIT };
 
   app.post<{ Body: ReceiptFileBody }>(
     RECEIPTS_READ_PATH.slice("/app".length),
