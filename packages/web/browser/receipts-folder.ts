@@ -197,6 +197,26 @@ async function droppedFiles(transfer: DataTransfer): Promise<PickedFile[]> {
   return (await Promise.all(entries.map((entry) => filesOfEntry(entry, "")))).flat();
 }
 
+/** With receipts of several agents, a choice of one agent's rows. */
+function showAgentFilter(bar: HTMLElement, rows: readonly Row[]): void {
+  const select = bar.querySelector<HTMLSelectElement>("select[data-agent-filter]")!;
+  const counts = new Map<string, number>();
+  for (const { receipt } of rows) {
+    if (receipt !== undefined) counts.set(receipt.agent, (counts.get(receipt.agent) ?? 0) + 1);
+  }
+  bar.hidden = counts.size < 2;
+  const all = element("option", `all ${counts.size} agents (${rows.length} files)`, { value: "" });
+  select.replaceChildren(
+    all,
+    ...[...counts].map(([agent, count]) =>
+      element("option", `${shortKey(agent)} (${count} receipt${count === 1 ? "" : "s"})`, { value: agent }),
+    ),
+  );
+  select.onchange = () => {
+    for (const row of rows) row.element.hidden = select.value !== "" && row.receipt?.agent !== select.value;
+  };
+}
+
 const pickedFiles = (input: HTMLInputElement): PickedFile[] =>
   [...(input.files ?? [])].map((file) => ({ name: file.webkitRelativePath || file.name, file }));
 
@@ -212,6 +232,7 @@ export function startReceiptsFolder(root: HTMLElement): void {
   const tableCard = document.querySelector<HTMLElement>("[data-receipts-table-card]")!;
   const body = document.querySelector<HTMLTableElement>("[data-receipts-table]")!.tBodies[0]!;
   const dropZone = root.querySelector<HTMLElement>("[data-drop-zone]")!;
+  const agentFilterBar = document.querySelector<HTMLElement>("[data-agent-filter-bar]")!;
   let run = 0;
 
   function showSummary(rows: readonly Row[], done: boolean): void {
@@ -270,6 +291,7 @@ export function startReceiptsFolder(root: HTMLElement): void {
     if (thisRun !== run) return;
     rows.sort(byLedgerOrder);
     body.replaceChildren(...rows.map((row) => row.element));
+    showAgentFilter(agentFilterBar, rows);
 
     // 2. Each receipt against the ledger.
     const receipts = rows.filter((row) => row.receipt !== undefined);

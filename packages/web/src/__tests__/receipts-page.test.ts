@@ -100,7 +100,7 @@ describe("the receipts page", { skip: CHROMIUM_SKIP }, () => {
     // When the visitor opens the folder the proxy wrote
     await page.locator("input[data-folder-input]").setInputFiles(folder);
 
-    // Then its three receipts are listed in ledger order, each verified on the ledger
+    // Then its three receipts are listed in ledger order, each verified on the ledger (one agent: no agent choice)
     const summary = await summaryWhenDone(page);
     assert.deepEqual(
       { verified: summary.verified, failed: summary.failed, unreadable: summary.unreadable },
@@ -108,6 +108,7 @@ describe("the receipts page", { skip: CHROMIUM_SKIP }, () => {
     );
     assert.match(summary.text!, /^3\/3 receipts verified$/);
     assert.deepEqual(await statuses(page), ["verified", "verified", "verified"]);
+    assert.equal(await page.locator("select[data-agent-filter]").isVisible(), false);
     const rows = page.locator("table[data-receipts-table] tbody tr");
     const text = await rows.allInnerTexts();
     assert.deepEqual(
@@ -200,6 +201,32 @@ describe("the receipts page", { skip: CHROMIUM_SKIP }, () => {
       await page.locator('tr[data-file$="/dump.json"] [data-message]').innerText(),
       /larger than 4 MB/,
     );
+    await page.context().close();
+  });
+
+  test("a folder with two agents' receipts lists one agent's when it is chosen", async () => {
+    // Given a folder with the receipts of two agents
+    const shared = join(work, "two-agents");
+    cpSync(folder, shared, { recursive: true });
+    const other = await recordToolCallsInto(stack, shared);
+    const page = await openReceiptsPage();
+
+    // When it is opened, every receipt of both is verified
+    await page.locator("input[data-folder-input]").setInputFiles(shared);
+    const summary = await summaryWhenDone(page);
+    assert.equal(summary.verified, "6");
+
+    // And when the visitor chooses the second agent, only its three receipts are listed
+    const filter = page.locator("select[data-agent-filter]");
+    assert.equal(await filter.isVisible(), true);
+    await filter.selectOption(other[0]!.receipt.agent);
+    const visible = page.locator("table[data-receipts-table] tbody tr:visible");
+    assert.equal(await visible.count(), 3);
+    for (const { receipt } of other) {
+      assert.equal(await page.locator(`tr[data-action-hash="${receipt.actionHash}"]`).isVisible(), true);
+    }
+    await filter.selectOption("");
+    assert.equal(await visible.count(), 6);
     await page.context().close();
   });
 

@@ -56,6 +56,12 @@ export function receiptsPage(options: { maxFileBytes: number; tooLarge: ReceiptF
       </div>
     </section>
     <div class="card flush" data-receipts-table-card hidden>
+      <div class="card-bar" data-agent-filter-bar hidden>
+        <label
+          >Agent
+          <select data-agent-filter></select
+        ></label>
+      </div>
       <div class="table-wrap">
         <table class="receipts" data-receipts-table>
           <thead>

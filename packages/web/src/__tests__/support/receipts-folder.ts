@@ -28,8 +28,9 @@ function toolCall(
     tool,
     arguments: args,
     ...outcome,
-    startedAt: "2026-11-24T06:00:00.000Z",
-    endedAt: "2026-11-24T06:00:00.120Z",
+    // The times make each run's calls distinct actions (a receipts folder has one file per action hash).
+    startedAt: new Date().toISOString(),
+    endedAt: new Date().toISOString(),
   };
 }
 
