@@ -1,25 +1,33 @@
 /**
  * `npm run demo`: an example agent that takes real actions on this machine (it reads the
  * repository's docs, checks the program's checksum, decides from what it found, calls local
- * tools) and attests every one of them with @abas/sdk against the running service.
+ * tools) and attests every one of them with @abas/sdk against the running service: one by one,
+ * as a batch, and through the Attestor, which records tool calls on the agent's hot path and
+ * batches them, keeping each call's receipt in a receipts folder the web app and the CLI verify.
  *
  *   npm start        # in another terminal: ledger, indexer, REST API, web app
  *   npm run demo
  *
  * Settings: RPC_URL (default http://127.0.0.1:8899), ABAS_WEB_URL (default http://127.0.0.1:8080),
- * PROGRAM_ID (default: the local ledger's program).
+ * PROGRAM_ID (default: the local ledger's program), DEMO_DIR (where the attestor's queue and the
+ * receipts folder go; default: a new folder under the system's temporary directory).
  */
 import { createHash } from "node:crypto";
+import { mkdtempSync } from "node:fs";
 import { readdir, readFile, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { basename, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { writeReceiptFile, type RecordedToolCall } from "@abas/mcp-proxy";
 import {
   AttestationClient,
   verifyReceipt,
   type AttestationReceipt,
   type BatchAttestationResult,
+  type BatchItemReceipt,
   type Receipt,
 } from "@abas/sdk";
+import { Attestor } from "@abas/sdk/attestor";
 import { createSolanaRpc, generateKeyPairSigner, lamports } from "@solana/kit";
 
 const rpcUrl = (process.env.RPC_URL || "http://127.0.0.1:8899").replace(/\/+$/, "");
@@ -118,6 +126,23 @@ async function callTool<Name extends keyof typeof tools>(
   return { tool: name, arguments: args, result };
 }
 
+/** A tool call as a receipts folder keeps it: what was called, with what, its result and when. */
+async function timedToolCall<Name extends keyof typeof tools>(
+  name: Name,
+  args: Parameters<(typeof tools)[Name]>[0],
+): Promise<RecordedToolCall> {
+  const startedAt = new Date().toISOString();
+  const { result } = await callTool(name, args);
+  return {
+    kind: "demo/tool-call",
+    tool: name,
+    arguments: args,
+    result,
+    startedAt,
+    endedAt: new Date().toISOString(),
+  };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Printing
 
@@ -146,6 +171,30 @@ function printBatch(title: string, batch: BatchAttestationResult, steps: readonl
   for (const item of batch.receipts) {
     console.log(`    #${item.index} ${steps[item.index]}`);
     console.log(`       ${webPage(`${item.batchAddress}:${item.index}`)}`);
+  }
+}
+
+function printRecordedCalls(
+  receiptsDir: string,
+  recorded: readonly { call: RecordedToolCall; receipt: BatchItemReceipt }[],
+): void {
+  const batches = new Set(recorded.map(({ receipt }) => receipt.batchAddress));
+  console.log(
+    `\nrecorded with the attestor: ToolCall ×${recorded.length} in ${batches.size} batch${batches.size === 1 ? "" : "es"}`,
+  );
+  console.log(`  receipts      ${receiptsDir} (one <action hash>.json file per call)`);
+  console.log(`  verify link   ${webUrl}/app/receipts (open that folder there, or drop it on the page)`);
+  console.log(`  or run        npm run abas -- receipts verify ${receiptsDir}`);
+  for (const { receipt } of new Map(recorded.map((entry) => [entry.receipt.batchAddress, entry])).values()) {
+    console.log(`  share link    ${shareLink(receipt.txSignature)}`);
+    console.log(`  web page      ${webPage(receipt.txSignature)}`);
+  }
+  for (const { call, receipt } of recorded) {
+    console.log(`    #${receipt.index} ${call.tool} ${JSON.stringify(call.arguments)}`);
+    console.log(
+      `       action hash ${receipt.actionHash}, batch item ${receipt.index + 1}/${receipt.itemCount}`,
+    );
+    console.log(`       ${webPage(`${receipt.batchAddress}:${receipt.index}`)}`);
   }
 }
 
@@ -290,12 +339,46 @@ async function main(): Promise<void> {
     calls.map((call) => `${call.tool} ${JSON.stringify(call.arguments)}`),
   );
 
-  // 5. Verify every receipt against the ledger, as anyone holding it could (no key needed).
+  // 5. Record tool calls with the Attestor: `record` returns at once (the call is on disk first),
+  //    calls are batched by size or delay, and each call's receipt arrives once its batch is on the
+  //    ledger. The receipts go to a receipts folder, the format abas-mcp-proxy writes.
+  const demoDir = process.env.DEMO_DIR || mkdtempSync(join(tmpdir(), "abas-demo-"));
+  const receiptsDir = join(demoDir, "receipts");
+  const attestor = await Attestor.open({
+    client: { rpcUrl, agentKeypair, ...(programId ? { programId } : {}) },
+    operatorKeypair,
+    queueDir: join(demoDir, "queue"),
+  });
+  const pending: { call: RecordedToolCall; receipt: Promise<BatchItemReceipt> }[] = [];
+  console.log("\n[5] tool calls recorded with the attestor as they happen:");
+  const agentSteps = [
+    () => timedToolCall("fs.stat", { path: "README.md" }),
+    () => timedToolCall("fs.stat", { path: "package.json" }),
+    () => timedToolCall("repo.package_stats", { package: "mcp-proxy" }),
+    () => timedToolCall("repo.package_stats", { package: "cli" }),
+  ];
+  for (const step of agentSteps) {
+    const call = await step();
+    const { actionHash, receipt } = attestor.record({ actionType: "ToolCall", payload: call });
+    console.log(`  ${call.tool} ${JSON.stringify(call.arguments)} -> recorded ${actionHash.slice(0, 16)}…`);
+    pending.push({ call, receipt });
+  }
+  await attestor.close(); // sends what is queued and waits for every receipt
+  const recorded: { call: RecordedToolCall; receipt: BatchItemReceipt }[] = [];
+  for (const { call, receipt } of pending) {
+    const content = { call, receipt: await receipt };
+    writeReceiptFile(receiptsDir, content);
+    recorded.push(content);
+  }
+  printRecordedCalls(receiptsDir, recorded);
+
+  // 6. Verify every receipt against the ledger, as anyone holding it could (no key needed).
   console.log("\nverifying the receipts against the ledger:");
   let failures = 0;
   const all: { label: string; receipt: Receipt }[] = [
     ...singles.map(({ title, receipt }) => ({ label: title, receipt })),
     ...batch.receipts.map((receipt) => ({ label: `batch item #${receipt.index}`, receipt })),
+    ...recorded.map(({ call, receipt }) => ({ label: `recorded ${call.tool} #${receipt.index}`, receipt })),
   ];
   for (const { label, receipt } of all) {
     const { valid, checks } = await verifyReceipt(receipt, { rpcUrl });
@@ -308,8 +391,12 @@ async function main(): Promise<void> {
     );
   }
 
-  // 6. The share links and web pages read the index: wait for the indexer to catch up.
-  const signatures = [...singles.map(({ receipt }) => receipt.txSignature), batch.txSignature];
+  // 7. The share links and web pages read the index: wait for the indexer to catch up.
+  const signatures = [
+    ...singles.map(({ receipt }) => receipt.txSignature),
+    batch.txSignature,
+    ...new Set(recorded.map(({ receipt }) => receipt.txSignature)),
+  ];
   const indexed = await Promise.all(signatures.map((signature) => waitUntilIndexed(signature)));
   console.log(
     indexed.every(Boolean)
@@ -317,6 +404,7 @@ async function main(): Promise<void> {
       : "\nsome receipts are not indexed yet: their share links and pages will describe them once the indexer catches up.",
   );
   console.log(`recent attestations: ${webUrl}/app`);
+  console.log(`your receipts:       ${webUrl}/app/receipts (open ${receiptsDir})`);
 
   if (failures > 0) throw new DemoError(`${failures} receipt(s) did not verify`);
 }

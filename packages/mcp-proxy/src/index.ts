@@ -4,11 +4,16 @@ export { defaultFolders, parseProxyConfig, PROXY_USAGE, type ProxyConfig } from 
 export { runProxy, type ProxyStreams, type ServerExit } from "./proxy.js";
 export {
   hashToolCall,
+  outcomeOfReceiptFile,
+  parseReceiptFile,
   readReceiptsFolder,
   receiptFilePath,
+  summarizeReceiptFile,
   verifyReceiptFile,
   writeReceiptFile,
   type ReceiptFile,
   type ReceiptFileEntry,
+  type ReceiptFileSummary,
+  type ToolCallOutcome,
 } from "./receipts-folder.js";
-export { ToolCallTracker, type ToolCallAction } from "./tool-calls.js";
+export { ToolCallTracker, type RecordedToolCall, type ToolCallAction } from "./tool-calls.js";

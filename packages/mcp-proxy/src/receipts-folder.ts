@@ -16,11 +16,11 @@ import {
 } from "@abas/errors";
 import { canonicalize, hashAction, verifyReceipt, type BatchItemReceipt } from "@abas/sdk";
 
-import type { ToolCallAction } from "./tool-calls.js";
+import type { RecordedToolCall } from "./tool-calls.js";
 
 export type ReceiptFile = Readonly<{
   /** The recorded call; null when it was lost (a crash between recording and its journal line). */
-  call: ToolCallAction | null;
+  call: RecordedToolCall | null;
   receipt: BatchItemReceipt;
 }>;
 
@@ -41,10 +41,14 @@ export function writeReceiptFile(folder: string, content: ReceiptFile): string {
   return path;
 }
 
-function readReceiptFile(file: string): ReceiptFileEntry {
+/**
+ * One receipt file's content, checked for its shape (`ABAS_SDK__RECEIPT_FILE_UNREADABLE` when it is
+ * not JSON, or not an object with a call and a receipt); `file` names it in errors.
+ */
+export function parseReceiptFile(text: string, file: string): ReceiptFileEntry {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(file, "utf8"));
+    parsed = JSON.parse(text);
   } catch (error) {
     throw new AbasError(ABAS_SDK__RECEIPT_FILE_UNREADABLE, { file, reason: (error as Error).message });
   }
@@ -56,6 +60,16 @@ function readReceiptFile(file: string): ReceiptFileEntry {
     });
   }
   return { file, call: content.call ?? null, receipt: content.receipt };
+}
+
+function readReceiptFile(file: string): ReceiptFileEntry {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    throw new AbasError(ABAS_SDK__RECEIPT_FILE_UNREADABLE, { file, reason: (error as Error).message });
+  }
+  return parseReceiptFile(text, file);
 }
 
 /** Every receipt file of a folder, oldest first (by ledger time, then position in the batch). */
@@ -72,8 +86,42 @@ export function readReceiptsFolder(folder: string): ReceiptFileEntry[] {
     );
 }
 
+/** `ok`, `error` (a JSON-RPC error, or a result with `isError: true`), or `unknown` (call not kept). */
+export type ToolCallOutcome = "ok" | "error" | "unknown";
+
+export function outcomeOfReceiptFile(entry: ReceiptFileEntry): ToolCallOutcome {
+  if (entry.call === null) return "unknown";
+  const failed =
+    entry.call.error !== undefined || (entry.call.result as { isError?: unknown })?.isError === true;
+  return failed ? "error" : "ok";
+}
+
+/** What a listing shows of one receipt file: the call, when the ledger recorded it, and its batch item. */
+export function summarizeReceiptFile(entry: ReceiptFileEntry) {
+  const { receipt, call } = entry;
+  return {
+    file: entry.file,
+    tool: call?.tool ?? null,
+    outcome: outcomeOfReceiptFile(entry),
+    startedAt: call?.startedAt ?? null,
+    endedAt: call?.endedAt ?? null,
+    agent: receipt.agent,
+    actionType: receipt.actionType,
+    actionHash: receipt.actionHash,
+    privacyMode: receipt.privacyMode,
+    batchAddress: receipt.batchAddress,
+    index: receipt.index,
+    itemCount: receipt.itemCount,
+    txSignature: receipt.txSignature,
+    slot: receipt.slot,
+    recordedAt: new Date(receipt.timestamp * 1000).toISOString(),
+  };
+}
+
+export type ReceiptFileSummary = ReturnType<typeof summarizeReceiptFile>;
+
 /** The action hash of a recorded call, as the proxy computed it: SHA-256 of its canonical JSON. */
-export async function hashToolCall(call: ToolCallAction): Promise<string> {
+export async function hashToolCall(call: RecordedToolCall): Promise<string> {
   return await hashAction(canonicalize(call));
 }
 

@@ -5,6 +5,22 @@
  */
 import { parseMessages } from "./message-lines.js";
 
+/**
+ * A tool call as a receipts folder keeps it: `kind` says where it was made (the proxy records
+ * `mcp/tools/call`; an agent recording its own tools names them its way).
+ */
+export type RecordedToolCall = Readonly<{
+  kind: string;
+  tool: string;
+  arguments: unknown;
+  /** The tool's result... */
+  result?: unknown;
+  /** ...or its error. */
+  error?: unknown;
+  startedAt: string;
+  endedAt: string;
+}>;
+
 export type ToolCallAction = Readonly<{
   kind: "mcp/tools/call";
   tool: string;

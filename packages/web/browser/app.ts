@@ -1,6 +1,7 @@
 /** The web app's one script: it wires up whatever the server-rendered page contains. */
 import { startApiKeys } from "./api-keys.js";
 import { startLiveList } from "./live-list.js";
+import { startReceiptsFolder } from "./receipts-folder.js";
 import { startWalletSignIn } from "./wallet-sign-in.js";
 
 function startCopyButtons(): void {
@@ -23,6 +24,8 @@ function start(): void {
   if (signIn) startWalletSignIn(signIn);
   const createKey = document.querySelector<HTMLFormElement>("form[data-create-key]");
   if (createKey) startApiKeys(createKey);
+  const receipts = document.querySelector<HTMLElement>("[data-receipts]");
+  if (receipts) startReceiptsFolder(receipts);
 }
 
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);

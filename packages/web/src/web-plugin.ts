@@ -22,6 +22,7 @@ import { errorPage } from "./pages/error-page.js";
 import { accountRoutes } from "./routes/account-routes.js";
 import { actionRoutes } from "./routes/action-routes.js";
 import { pageRoutes, sendPage } from "./routes/page-routes.js";
+import { receiptRoutes } from "./routes/receipt-routes.js";
 import { loadSigningKey } from "./auth/secrets.js";
 import {
   createWebContext,
@@ -125,6 +126,7 @@ const appRoutes: FastifyPluginAsync<{ context: WebContext }> = async (app, { con
     app.get(asset.path.slice("/app".length), serveAsset(asset));
   }
   await app.register(pageRoutes, { context });
+  await app.register(receiptRoutes, { context });
   await app.register(accountRoutes, { context });
 };
 

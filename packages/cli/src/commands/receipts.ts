@@ -3,7 +3,13 @@
  * `<action hash>.json` file per tools/call (the call and its receipt).
  */
 import { getAbasErrorCodeName, isAbasError } from "@abas/errors";
-import { readReceiptsFolder, verifyReceiptFile, type ReceiptFileEntry } from "@abas/mcp-proxy";
+import {
+  outcomeOfReceiptFile,
+  readReceiptsFolder,
+  summarizeReceiptFile,
+  verifyReceiptFile,
+  type ReceiptFileEntry,
+} from "@abas/mcp-proxy";
 import type { BatchRecord } from "@abas/sdk";
 
 import { printResult, type CommandContext } from "../cli-io.js";
@@ -42,32 +48,6 @@ function folderEntries(
     : entries.filter((entry) => entry.receipt.agent === values.agent);
 }
 
-function outcomeOf(entry: ReceiptFileEntry): string {
-  if (entry.call === null) return "unknown";
-  const failed =
-    entry.call.error !== undefined || (entry.call.result as { isError?: unknown })?.isError === true;
-  return failed ? "error" : "ok";
-}
-
-function summarize(entry: ReceiptFileEntry) {
-  const { receipt, call } = entry;
-  return {
-    file: entry.file,
-    tool: call?.tool ?? null,
-    outcome: outcomeOf(entry),
-    startedAt: call?.startedAt ?? null,
-    endedAt: call?.endedAt ?? null,
-    agent: receipt.agent,
-    actionHash: receipt.actionHash,
-    privacyMode: receipt.privacyMode,
-    batchAddress: receipt.batchAddress,
-    index: receipt.index,
-    itemCount: receipt.itemCount,
-    slot: receipt.slot,
-    recordedAt: new Date(receipt.timestamp * 1000).toISOString(),
-  };
-}
-
 function table(rows: readonly string[][]): string {
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
   return rows
@@ -83,7 +63,7 @@ function table(rows: readonly string[][]): string {
 async function list(args: readonly string[], context: CommandContext): Promise<number> {
   const { values, positionals } = parseOptions(args, { agent: { type: "string" } });
   const settings = resolveGlobalSettings(values, context.env);
-  const receipts = folderEntries(positionals, values, "list").map(summarize);
+  const receipts = folderEntries(positionals, values, "list").map(summarizeReceiptFile);
   const text =
     receipts.length === 0
       ? "no receipts"
@@ -169,7 +149,9 @@ function formatBatch(batch: BatchRecord, entries: readonly ReceiptFileEntry[]): 
             leaf.actionType,
             leaf.privacyMode ? "yes" : "no",
             leaf.storedHash,
-            entry === undefined ? "" : `${entry.call?.tool ?? "(call not kept)"} ${outcomeOf(entry)}`,
+            entry === undefined
+              ? ""
+              : `${entry.call?.tool ?? "(call not kept)"} ${outcomeOfReceiptFile(entry)}`,
           ];
         }),
       ]),

@@ -1,11 +1,12 @@
 /**
  * `npm run demo` as a newcomer runs it: the service started (here in-process, on free ports and a
  * temporary data directory), the demo agent run as its own process against it; it must succeed,
- * and every share link it prints must answer an Action describing a recorded attestation.
+ * every share link it prints must answer an Action describing a recorded attestation, and the
+ * receipts folder its Attestor filled must verify through the web app's receipts page.
  */
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after, test } from "node:test";
@@ -29,7 +30,12 @@ test("npm run demo attests real actions and prints share links that answer an Ac
   });
 
   // When the demo runs against it as its own process
-  const env: NodeJS.ProcessEnv = { ...process.env, RPC_URL: service.rpcUrl, ABAS_WEB_URL: service.webUrl };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    RPC_URL: service.rpcUrl,
+    ABAS_WEB_URL: service.webUrl,
+    DEMO_DIR: join(dataDir, "demo"),
+  };
   delete env.PROGRAM_ID;
   const child = spawn(tsx, [demo], { cwd: repoRoot, env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
@@ -43,12 +49,14 @@ test("npm run demo attests real actions and prints share links that answer an Ac
   assert.match(output, /attested privately: Decision/);
   assert.match(output, /salt\s+[0-9a-f]{64} stays with the receipt/);
   assert.match(output, /attested as a batch: ToolCall ×5/);
+  const attestorBatches = Number(/recorded with the attestor: ToolCall ×4 in (\d+) batch/.exec(output)?.[1]);
+  assert.ok(attestorBatches >= 1, output);
   assert.doesNotMatch(output, /INVALID/);
-  assert.equal(output.match(/^ {2}valid {3}/gm)?.length, 8, output);
+  assert.equal(output.match(/^ {2}valid {3}/gm)?.length, 12, output);
 
   // And every printed share link answers 200 with an Action about a recorded attestation
   const links = [...output.matchAll(/share link\s+(\S+)/g)].map((match) => match[1]!);
-  assert.equal(links.length, 4, output);
+  assert.equal(links.length, 4 + attestorBatches, output);
   for (const link of links) {
     assert.ok(link.startsWith(`${service.webUrl}/api/actions/verify?tx=`), link);
     const response = await fetch(link);
@@ -65,4 +73,30 @@ test("npm run demo attests real actions and prints share links that answer an Ac
   const pages = [...output.matchAll(/(http:\/\/\S+\/app\/attestations\/\S+)/g)].map((match) => match[1]!);
   assert.ok(pages.length >= 4, output);
   for (const page of pages) assert.equal((await fetch(page)).status, 200, page);
+
+  // And the receipts folder holds one file per recorded call, each verified by the web app's receipts page
+  const receiptsDir = join(dataDir, "demo", "receipts");
+  assert.match(output, /receipts\s+(\S+) \(one <action hash>\.json file per call\)/);
+  assert.ok(output.includes(`receipts      ${receiptsDir} (`), output);
+  assert.match(output, new RegExp(`verify link\\s+${service.webUrl}/app/receipts `));
+  assert.equal((await fetch(`${service.webUrl}/app/receipts`)).status, 200);
+  const files = readdirSync(receiptsDir);
+  assert.equal(files.length, 4, files.join(", "));
+  const tools: string[] = [];
+  for (const name of files) {
+    const body: string = JSON.stringify({
+      file: name,
+      content: readFileSync(join(receiptsDir, name), "utf8"),
+    });
+    const post = (path: string): Promise<Record<string, unknown>> =>
+      fetch(`${service.webUrl}/app/receipts/${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body,
+      }).then((response) => response.json() as Promise<Record<string, unknown>>);
+    const read = (await post("read")) as { receipt: { tool: string } };
+    tools.push(read.receipt.tool);
+    assert.deepEqual(await post("verify"), { status: "verified" }, name);
+  }
+  assert.deepEqual(tools.sort(), ["fs.stat", "fs.stat", "repo.package_stats", "repo.package_stats"]);
 });

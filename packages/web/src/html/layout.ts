@@ -2,7 +2,7 @@
 import type { WebAssets } from "../assets/web-assets.js";
 import { html, type SafeHtml } from "./html.js";
 
-export type Section = "attestations" | "verify" | "api-keys";
+export type Section = "attestations" | "receipts" | "verify" | "api-keys";
 
 export interface PageOptions {
   readonly title: string;
@@ -18,6 +18,7 @@ export interface PageOptions {
 
 const NAVIGATION: readonly [Section, string, string][] = [
   ["attestations", "/app", "Attestations"],
+  ["receipts", "/app/receipts", "Receipts"],
   ["verify", "/app/verify", "Verify"],
   ["api-keys", "/app/api-keys", "API keys"],
 ];
