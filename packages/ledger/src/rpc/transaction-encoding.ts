@@ -1,6 +1,6 @@
 /**
  * Transactions and their status metadata as getTransaction returns them, in the `json`,
- * `jsonParsed` (accounts annotated; System instructions decoded, see system-instruction.ts), `base64` and `base58`
+ * `jsonParsed` (accounts annotated; instructions decoded, see parsed-instruction.ts), `base64` and `base58`
  * encodings.
  */
 import type { Address } from "@solana/kit";
@@ -9,7 +9,7 @@ import { fromBase58, toBase58, toBase64 } from "../encoding.js";
 import type { LoadedAddresses } from "../transactions/address-lookup-tables.js";
 import type { InnerInstructions, TransactionMeta } from "../transactions/transaction-meta.js";
 import { isStaticAccountWritable, type WireTransaction } from "../transactions/wire-transaction.js";
-import { renderParsedInstruction } from "./system-instruction.js";
+import { renderParsedInstruction } from "./parsed-instruction.js";
 
 export type TransactionEncoding = "json" | "jsonParsed" | "base64" | "base58";
 

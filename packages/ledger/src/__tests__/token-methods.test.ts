@@ -1,0 +1,281 @@
+/**
+ * SPL Token and Token-2022 against the ledger, driven by @solana/spl-token over a
+ * @solana/web3.js Connection and read back with web3.js's and @solana/kit's own calls:
+ * getTokenAccountBalance, getTokenSupply, getTokenLargestAccounts, getTokenAccountsByOwner,
+ * getTokenAccountsByDelegate, jsonParsed token accounts, and the validator's refusals.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+
+import {
+  approveChecked,
+  createAssociatedTokenAccount,
+  createMint,
+  getAccount,
+  mintTo,
+  revoke,
+  TOKEN_2022_PROGRAM_ID,
+  TOKEN_PROGRAM_ID,
+  transferChecked,
+  unpackAccount,
+} from "@solana/spl-token";
+import { Connection, Keypair, LAMPORTS_PER_SOL, PublicKey } from "@solana/web3.js";
+import { address } from "@solana/kit";
+
+import {
+  kitClients,
+  rpcCall,
+  sleep,
+  startLedgerProcess,
+  type LedgerUnderTest,
+} from "./support/ledger-under-test.js";
+
+const TOKEN_PROGRAM = address(TOKEN_PROGRAM_ID.toBase58());
+const TOKEN_2022_PROGRAM = address(TOKEN_2022_PROGRAM_ID.toBase58());
+
+describe("token methods", () => {
+  let ledger: LedgerUnderTest;
+  let connection: Connection;
+  let clients: ReturnType<typeof kitClients>;
+  let payer: Keypair;
+  const alice = Keypair.generate();
+  const bob = Keypair.generate();
+  let mint: PublicKey;
+  let aliceAccount: PublicKey;
+  let bobAccount: PublicKey;
+
+  before(async () => {
+    ledger = await startLedgerProcess();
+    connection = new Connection(ledger.rpcUrl, { commitment: "confirmed", wsEndpoint: ledger.wsUrl });
+    clients = kitClients(ledger);
+    payer = Keypair.generate();
+    const signature = await connection.requestAirdrop(payer.publicKey, 100 * LAMPORTS_PER_SOL);
+    await connection.confirmTransaction({ signature, ...(await connection.getLatestBlockhash()) });
+
+    // A 6-decimal mint; Alice receives 1.5 tokens and sends 0.25 to Bob.
+    mint = await createMint(connection, payer, payer.publicKey, null, 6);
+    aliceAccount = await createAssociatedTokenAccount(connection, payer, mint, alice.publicKey);
+    bobAccount = await createAssociatedTokenAccount(connection, payer, mint, bob.publicKey);
+    await mintTo(connection, payer, mint, aliceAccount, payer, 1_500_000n);
+    await transferChecked(connection, payer, aliceAccount, mint, bobAccount, alice, 250_000n, 6);
+  });
+  after(async () => {
+    await sleep(700); // web3.js closes its idle socket 500 ms after the last subscription
+    await ledger.dispose();
+  });
+
+  test("getTokenAccountBalance and getTokenSupply give the validator's token amounts", async () => {
+    const balance = await connection.getTokenAccountBalance(aliceAccount);
+    assert.deepEqual(balance.value, {
+      amount: "1250000",
+      decimals: 6,
+      uiAmount: 1.25,
+      uiAmountString: "1.25",
+    });
+    const supply = await clients.rpc.getTokenSupply(address(mint.toBase58())).send();
+    assert.deepEqual(supply.value, { amount: "1500000", decimals: 6, uiAmount: 1.5, uiAmountString: "1.5" });
+    // spl-token's own reader of the account agrees
+    assert.equal((await getAccount(connection, bobAccount)).amount, 250_000n);
+  });
+
+  test("getTokenLargestAccounts lists the mint's accounts, largest first", async () => {
+    const largest = await connection.getTokenLargestAccounts(mint);
+    assert.deepEqual(
+      largest.value.map((entry) => ({ ...entry, address: entry.address.toBase58() })),
+      [
+        {
+          address: aliceAccount.toBase58(),
+          amount: "1250000",
+          decimals: 6,
+          uiAmount: 1.25,
+          uiAmountString: "1.25",
+        },
+        {
+          address: bobAccount.toBase58(),
+          amount: "250000",
+          decimals: 6,
+          uiAmount: 0.25,
+          uiAmountString: "0.25",
+        },
+      ],
+    );
+  });
+
+  test("getTokenAccountsByOwner by mint in jsonParsed and by program id in base64", async () => {
+    // When Alice's accounts are listed parsed, by mint
+    const parsed = await connection.getParsedTokenAccountsByOwner(alice.publicKey, { mint });
+
+    // Then her one account comes back in the validator's parsed shape
+    assert.equal(parsed.value.length, 1);
+    assert.equal(parsed.value[0]!.pubkey.toBase58(), aliceAccount.toBase58());
+    assert.deepEqual(parsed.value[0]!.account.data, {
+      program: "spl-token",
+      parsed: {
+        type: "account",
+        info: {
+          mint: mint.toBase58(),
+          owner: alice.publicKey.toBase58(),
+          tokenAmount: { amount: "1250000", decimals: 6, uiAmount: 1.25, uiAmountString: "1.25" },
+          state: "initialized",
+          isNative: false,
+        },
+      },
+      space: 165,
+    });
+
+    // And by program id in base64, its bytes are a token account spl-token can unpack
+    const raw = await connection.getTokenAccountsByOwner(bob.publicKey, { programId: TOKEN_PROGRAM_ID });
+    assert.equal(raw.value.length, 1);
+    const unpacked = unpackAccount(raw.value[0]!.pubkey, raw.value[0]!.account);
+    assert.equal(unpacked.amount, 250_000n);
+    assert.equal(unpacked.owner.toBase58(), bob.publicKey.toBase58());
+
+    // And an owner with no token accounts has none
+    const none = await clients.rpc
+      .getTokenAccountsByOwner(address(payer.publicKey.toBase58()), { programId: TOKEN_PROGRAM })
+      .send();
+    assert.deepEqual(none.value, []);
+  });
+
+  test("a mint read with getAccountInfo in jsonParsed is parsed", async () => {
+    const info = await connection.getParsedAccountInfo(mint);
+    assert.deepEqual(info.value?.data, {
+      program: "spl-token",
+      parsed: {
+        type: "mint",
+        info: {
+          mintAuthority: payer.publicKey.toBase58(),
+          supply: "1500000",
+          decimals: 6,
+          isInitialized: true,
+          freezeAuthority: null,
+        },
+      },
+      space: 82,
+    });
+  });
+
+  test("getTokenAccountsByDelegate lists an approved account until the approval is revoked", async () => {
+    // Given Alice approves a delegate for 0.1 tokens
+    const delegate = Keypair.generate();
+    await approveChecked(connection, payer, mint, aliceAccount, delegate.publicKey, alice, 100_000n, 6);
+    const delegateAddress = address(delegate.publicKey.toBase58());
+
+    // When the delegate's accounts are listed with kit, parsed
+    const listed = await clients.rpc
+      .getTokenAccountsByDelegate(delegateAddress, { programId: TOKEN_PROGRAM }, { encoding: "jsonParsed" })
+      .send();
+
+    // Then Alice's account is there with the delegation
+    assert.equal(listed.value.length, 1);
+    assert.equal(listed.value[0]!.pubkey, aliceAccount.toBase58());
+    const info = listed.value[0]!.account.data.parsed.info;
+    assert.equal(info.delegate, delegateAddress);
+    assert.deepEqual(info.delegatedAmount, {
+      amount: "100000",
+      decimals: 6,
+      uiAmount: 0.1,
+      uiAmountString: "0.1",
+    });
+
+    // And after the approval is revoked it is gone
+    await revoke(connection, payer, aliceAccount, alice);
+    const afterRevoke = await clients.rpc
+      .getTokenAccountsByDelegate(delegateAddress, { mint: address(mint.toBase58()) })
+      .send();
+    assert.deepEqual(afterRevoke.value, []);
+  });
+
+  test("Token-2022 mints and accounts are served like SPL Token's", async () => {
+    // Given a Token-2022 mint with 2 decimals and an associated account (which carries the
+    // ImmutableOwner extension) holding 12.34 tokens
+    const mint2022 = await createMint(
+      connection,
+      payer,
+      payer.publicKey,
+      null,
+      2,
+      undefined,
+      undefined,
+      TOKEN_2022_PROGRAM_ID,
+    );
+    const account2022 = await createAssociatedTokenAccount(
+      connection,
+      payer,
+      mint2022,
+      alice.publicKey,
+      undefined,
+      TOKEN_2022_PROGRAM_ID,
+    );
+    await mintTo(
+      connection,
+      payer,
+      mint2022,
+      account2022,
+      payer,
+      1_234n,
+      [],
+      undefined,
+      TOKEN_2022_PROGRAM_ID,
+    );
+
+    // When Alice's Token-2022 accounts are listed parsed, with kit
+    const listed = await clients.rpc
+      .getTokenAccountsByOwner(
+        address(alice.publicKey.toBase58()),
+        { programId: TOKEN_2022_PROGRAM },
+        { encoding: "jsonParsed" },
+      )
+      .send();
+
+    // Then the account is reported by the spl-token-2022 parser, with its full size
+    assert.equal(listed.value.length, 1);
+    const { data } = listed.value[0]!.account;
+    assert.equal(data.program, "spl-token-2022");
+    assert.equal(data.space, 170n);
+    assert.equal(data.parsed.info.tokenAmount.uiAmountString, "12.34");
+    const supply = await connection.getTokenSupply(mint2022);
+    assert.equal(supply.value.uiAmountString, "12.34");
+    const largest = await connection.getTokenLargestAccounts(mint2022);
+    assert.deepEqual(
+      largest.value.map((entry) => entry.address.toBase58()),
+      [account2022.toBase58()],
+    );
+  });
+
+  test("refusals carry a validator's code and message", async () => {
+    const nowhere = Keypair.generate().publicKey.toBase58();
+    const payerAddress = payer.publicKey.toBase58();
+    const cases: [string, unknown[], string][] = [
+      ["getTokenAccountBalance", [nowhere], "Invalid param: could not find account"],
+      ["getTokenAccountBalance", [payerAddress], "Invalid param: not a Token account"],
+      ["getTokenAccountBalance", [mint.toBase58()], "Invalid param: not a Token account"],
+      ["getTokenSupply", [nowhere], "Invalid param: could not find account"],
+      ["getTokenSupply", [payerAddress], "Invalid param: not a Token mint"],
+      ["getTokenSupply", [aliceAccount.toBase58()], "Invalid param: mint could not be unpacked"],
+      ["getTokenLargestAccounts", [nowhere], "Invalid param: could not find mint"],
+      [
+        "getTokenLargestAccounts",
+        [aliceAccount.toBase58()],
+        "Invalid param: Token mint could not be unpacked",
+      ],
+      ["getTokenAccountsByOwner", [payerAddress, { mint: nowhere }], "Invalid param: could not find mint"],
+      [
+        "getTokenAccountsByOwner",
+        [payerAddress, { programId: "11111111111111111111111111111111" }],
+        "Invalid param: unrecognized Token program id",
+      ],
+      [
+        "getTokenAccountsByDelegate",
+        [payerAddress, {}],
+        "Invalid params: the filter must be { mint: address } or { programId: address }",
+      ],
+      ["getTokenAccountsByOwner", [payerAddress], "Invalid params: missing parameter 2 (filter)"],
+      ["getTokenSupply", ["not-a-mint"], 'Invalid params: mint is not base58: "not-a-mint"'],
+    ];
+    for (const [method, params, message] of cases) {
+      const reply = await rpcCall(ledger.rpcUrl, method, params);
+      assert.deepEqual(reply.error, { code: -32602, message }, `${method} ${JSON.stringify(params)}`);
+    }
+  });
+});

@@ -1,0 +1,90 @@
+/**
+ * `jsonParsed` data of accounts owned by SPL Token or Token-2022, in a validator's shape:
+ * `{ program: "spl-token" | "spl-token-2022", parsed: { type: "account" | "mint" | "multisig",
+ * info }, space }`. A token account's amounts need its mint's decimals; without them (or for
+ * data that is none of the three) there is no parsed form and the caller falls back to base64,
+ * as a validator does. Token-2022 extensions are not listed.
+ */
+import type { Address } from "@solana/kit";
+
+import { toBase58 } from "../encoding.js";
+import { uiTokenAmount } from "./token-amount.js";
+import { readMint, readTokenAccount, TOKEN_2022_PROGRAM, type TokenAccount } from "./token-state.js";
+
+/** The decimals of a mint, or undefined when the address holds no mint. */
+export type MintDecimals = (mint: Address) => number | undefined;
+
+export interface ParsedAccountData {
+  readonly program: "spl-token" | "spl-token-2022";
+  readonly parsed: { readonly type: "account" | "mint" | "multisig"; readonly info: unknown };
+  readonly space: bigint;
+}
+
+const MULTISIG_LENGTH = 355;
+const MULTISIG_SIGNER_SLOTS = 11;
+
+function tokenAccountInfo(account: TokenAccount, decimals: number): Record<string, unknown> {
+  return {
+    mint: account.mint,
+    owner: account.owner,
+    tokenAmount: uiTokenAmount(account.amount, decimals),
+    ...(account.delegate === null ? {} : { delegate: account.delegate }),
+    state: account.state,
+    isNative: account.isNative !== null,
+    ...(account.isNative === null ? {} : { rentExemptReserve: uiTokenAmount(account.isNative, decimals) }),
+    ...(account.delegate === null
+      ? {}
+      : { delegatedAmount: uiTokenAmount(account.delegatedAmount, decimals) }),
+    ...(account.closeAuthority === null ? {} : { closeAuthority: account.closeAuthority }),
+  };
+}
+
+function multisigInfo(data: Uint8Array): Record<string, unknown> | undefined {
+  if (data.length !== MULTISIG_LENGTH || data[2] !== 1) return undefined;
+  const signers: string[] = [];
+  for (let slot = 0; slot < MULTISIG_SIGNER_SLOTS; slot += 1) {
+    const key = data.subarray(3 + slot * 32, 3 + (slot + 1) * 32);
+    if (key.some((byte) => byte !== 0)) signers.push(toBase58(key));
+  }
+  return { numRequiredSigners: data[0], numValidSigners: data[1], isInitialized: true, signers };
+}
+
+function parse(data: Uint8Array, mintDecimals: MintDecimals): ParsedAccountData["parsed"] | undefined {
+  const account = readTokenAccount(data);
+  if (account !== undefined) {
+    const decimals = mintDecimals(account.mint);
+    return decimals === undefined
+      ? undefined
+      : { type: "account", info: tokenAccountInfo(account, decimals) };
+  }
+  const mint = readMint(data);
+  if (mint !== undefined) {
+    return {
+      type: "mint",
+      info: {
+        mintAuthority: mint.mintAuthority,
+        supply: mint.supply.toString(),
+        decimals: mint.decimals,
+        isInitialized: mint.isInitialized,
+        freezeAuthority: mint.freezeAuthority,
+      },
+    };
+  }
+  const multisig = multisigInfo(data);
+  return multisig === undefined ? undefined : { type: "multisig", info: multisig };
+}
+
+/** The parsed form of data owned by `owner` (a token program), or undefined. */
+export function parseTokenAccountData(
+  owner: Address,
+  data: Uint8Array,
+  mintDecimals: MintDecimals,
+): ParsedAccountData | undefined {
+  const parsed = parse(data, mintDecimals);
+  if (parsed === undefined) return undefined;
+  return {
+    program: owner === TOKEN_2022_PROGRAM ? "spl-token-2022" : "spl-token",
+    parsed,
+    space: BigInt(data.length),
+  };
+}
