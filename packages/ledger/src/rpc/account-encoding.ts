@@ -11,7 +11,7 @@ import { toBase58, toBase64 } from "../encoding.js";
 import { invalidParams, RpcError, RpcErrorCode } from "./json-rpc.js";
 import { optionalEnum, type Config } from "./params.js";
 import { parseTokenAccountData, type MintDecimals, type ParsedAccountData } from "./token-account-data.js";
-import { isTokenProgram, NATIVE_MINT, NATIVE_MINT_DECIMALS, readMint } from "./token-state.js";
+import { isTokenProgram, NATIVE_MINT, NATIVE_MINT_DECIMALS, readMint } from "../token/token-state.js";
 
 export type AccountEncoding = "binary" | "base58" | "base64" | "jsonParsed";
 

@@ -12,7 +12,7 @@ import { toBase58 } from "../encoding.js";
 import { decodeAssociatedTokenInstruction } from "./associated-token-instruction.js";
 import { SYSTEM_PROGRAM, decodeSystemInstruction } from "./system-instruction.js";
 import { decodeTokenInstruction } from "./token-instruction.js";
-import { TOKEN_2022_PROGRAM, TOKEN_PROGRAM } from "./token-state.js";
+import { TOKEN_2022_PROGRAM, TOKEN_PROGRAM } from "../token/token-state.js";
 
 interface InstructionParser {
   readonly program: string;

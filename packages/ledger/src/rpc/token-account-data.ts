@@ -9,7 +9,7 @@ import type { Address } from "@solana/kit";
 
 import { toBase58 } from "../encoding.js";
 import { uiTokenAmount } from "./token-amount.js";
-import { readMint, readTokenAccount, TOKEN_2022_PROGRAM, type TokenAccount } from "./token-state.js";
+import { readMint, readTokenAccount, TOKEN_2022_PROGRAM, type TokenAccount } from "../token/token-state.js";
 
 /** The decimals of a mint, or undefined when the address holds no mint. */
 export type MintDecimals = (mint: Address) => number | undefined;

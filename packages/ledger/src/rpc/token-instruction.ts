@@ -35,6 +35,38 @@ const AUTHORITY_TYPES = [
   "scaledUiAmount",
   "pause",
 ] as const;
+/** Token-2022's ExtensionType, by its u16 value. */
+const EXTENSION_TYPES = [
+  "uninitialized",
+  "transferFeeConfig",
+  "transferFeeAmount",
+  "mintCloseAuthority",
+  "confidentialTransferMint",
+  "confidentialTransferAccount",
+  "defaultAccountState",
+  "immutableOwner",
+  "memoTransfer",
+  "nonTransferable",
+  "interestBearingConfig",
+  "cpiGuard",
+  "permanentDelegate",
+  "nonTransferableAccount",
+  "transferHook",
+  "transferHookAccount",
+  "confidentialTransferFeeConfig",
+  "confidentialTransferFeeAmount",
+  "metadataPointer",
+  "tokenMetadata",
+  "groupPointer",
+  "tokenGroup",
+  "groupMemberPointer",
+  "tokenGroupMember",
+  "confidentialMintBurn",
+  "scaledUiAmount",
+  "pausable",
+  "pausableAccount",
+] as const;
+
 /** The authority types that belong to a token account; the others belong to a mint. */
 const ACCOUNT_AUTHORITY_TYPES = new Set<string>(["accountOwner", "closeAccount"]);
 
@@ -58,6 +90,10 @@ class DataReader {
   }
   u8(): number {
     return this.take(1)[0]!;
+  }
+  u16(): number {
+    const bytes = this.take(2);
+    return bytes[0]! | (bytes[1]! << 8);
   }
   u64(): bigint {
     const bytes = this.take(8);
@@ -235,10 +271,19 @@ const DECODERS: Readonly<Record<number, Decoder>> = {
   18: initializeAccountWithOwner("initializeAccount3", false),
   19: initializeMultisig("initializeMultisig2", false),
   20: initializeMint("initializeMint2", false),
-  // GetAccountDataSize: Token-2022 may list extension types after the tag; those are not decoded.
+  // GetAccountDataSize, with the extension types (u16 each) the new account will carry.
   21: (accounts, data) => {
-    if (data.remaining() > 0) throw new NotDecodable();
-    return accountsOnly("getAccountDataSize", ["mint"])(accounts, data);
+    const at = accountsOf(accounts, 1);
+    const extensionTypes: string[] = [];
+    while (data.remaining() > 0) {
+      const extension = EXTENSION_TYPES[data.u16()];
+      if (extension === undefined) throw new NotDecodable();
+      extensionTypes.push(extension);
+    }
+    return {
+      type: "getAccountDataSize",
+      info: { mint: at(0), ...(extensionTypes.length === 0 ? {} : { extensionTypes }) },
+    };
   },
   22: accountsOnly("initializeImmutableOwner", ["account"]),
   23: (accounts, data) => {

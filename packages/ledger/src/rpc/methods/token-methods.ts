@@ -29,7 +29,7 @@ import {
   readTokenAccount,
   TOKEN_PROGRAM,
   type TokenAccount,
-} from "../token-state.js";
+} from "../../token/token-state.js";
 
 /** As many accounts as getTokenLargestAccounts lists on a validator. */
 const LARGEST_ACCOUNTS = 20;

@@ -113,3 +113,14 @@ export function readTokenAccount(data: Uint8Array): TokenAccount | undefined {
 export function tokenAccountMint(data: Uint8Array): Address | undefined {
   return hasTokenAccountLayout(data) && data[108] !== 0 ? reader(data).key(0) : undefined;
 }
+
+/**
+ * Wrapped SOL's mint as clusters hold it from genesis: no authorities, no supply, 9 decimals.
+ * Wrapped-SOL accounts (and the Associated Token Account program creating them) need it.
+ */
+export function nativeMintData(): Uint8Array {
+  const data = new Uint8Array(MINT_LENGTH);
+  data[44] = NATIVE_MINT_DECIMALS;
+  data[45] = 1;
+  return data;
+}
