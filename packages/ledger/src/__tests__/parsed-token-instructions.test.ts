@@ -34,6 +34,7 @@ import {
   Transaction,
   TransactionInstruction,
   type ParsedInstruction,
+  type ParsedTransactionWithMeta,
   type PartiallyDecodedInstruction,
 } from "@solana/web3.js";
 import { getBase58Decoder } from "@solana/kit";
@@ -343,6 +344,32 @@ describe("jsonParsed token instructions", () => {
 
     // Then it is its text
     assert.deepEqual((await read(signature)).top, [{ program: "spl-memo", type: "memo", info: "ledger ✓" }]);
+  });
+
+  test("getBlock in jsonParsed decodes a block's token instructions the same way", async () => {
+    // Given a mint created in some slot
+    const mint = await createMint(connection, payer, payer.publicKey, null, 3);
+    const signature = await newestSignature(mint);
+    const { slot } = (await connection.getParsedTransaction(signature, {
+      maxSupportedTransactionVersion: 0,
+    }))!;
+
+    // When its block is read parsed
+    const block = await connection.getParsedBlock(slot, {
+      maxSupportedTransactionVersion: 0,
+      transactionDetails: "full",
+    });
+
+    // Then the transaction's initializeMint2 is there, parsed
+    // (web3.js types every getParsedBlock as its "accounts" mode; "full" carries whole messages)
+    const transactions = (block as unknown as { transactions: ParsedTransactionWithMeta[] }).transactions;
+    const transaction = transactions.find((entry) => entry.transaction.signatures[0] === signature);
+    assert.ok(transaction);
+    assert.deepEqual(shown(transaction.transaction.message.instructions[1]!), {
+      program: "spl-token",
+      type: "initializeMint2",
+      info: { mint: mint.toBase58(), decimals: 3, mintAuthority: payer.publicKey.toBase58() },
+    });
   });
 
   test("a token instruction the parser refuses is shown partially decoded, as on a validator", async () => {

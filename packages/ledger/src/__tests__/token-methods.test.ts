@@ -228,12 +228,14 @@ describe("token methods", () => {
       )
       .send();
 
-    // Then the account is reported by the spl-token-2022 parser, with its full size
+    // Then the account is reported by the spl-token-2022 parser, with its full size and its
+    // extension
     assert.equal(listed.value.length, 1);
     const { data } = listed.value[0]!.account;
     assert.equal(data.program, "spl-token-2022");
     assert.equal(data.space, 170n);
     assert.equal(data.parsed.info.tokenAmount.uiAmountString, "12.34");
+    assert.deepEqual(data.parsed.info.extensions, [{ extension: "immutableOwner" }]);
     const supply = await connection.getTokenSupply(mint2022);
     assert.equal(supply.value.uiAmountString, "12.34");
     const largest = await connection.getTokenLargestAccounts(mint2022);

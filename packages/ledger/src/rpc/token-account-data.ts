@@ -3,13 +3,22 @@
  * `{ program: "spl-token" | "spl-token-2022", parsed: { type: "account" | "mint" | "multisig",
  * info }, space }`. A token account's amounts need its mint's decimals; without them (or for
  * data that is none of the three) there is no parsed form and the caller falls back to base64,
- * as a validator does. Token-2022 extensions are not listed.
+ * as a validator does. Token-2022 extensions are listed by name (`{ extension }`), which is all
+ * a validator shows of the stateless ones (immutableOwner, nonTransferable...); the state that
+ * a validator adds for the others (`state`) is not decoded here.
  */
 import type { Address } from "@solana/kit";
 
 import { toBase58 } from "../encoding.js";
 import { uiTokenAmount } from "./token-amount.js";
-import { readMint, readTokenAccount, TOKEN_2022_PROGRAM, type TokenAccount } from "../token/token-state.js";
+import {
+  EXTENSION_TYPE_NAMES,
+  extensionTypesOf,
+  readMint,
+  readTokenAccount,
+  TOKEN_2022_PROGRAM,
+  type TokenAccount,
+} from "../token/token-state.js";
 
 /** The decimals of a mint, or undefined when the address holds no mint. */
 export type MintDecimals = (mint: Address) => number | undefined;
@@ -39,6 +48,15 @@ function tokenAccountInfo(account: TokenAccount, decimals: number): Record<strin
   };
 }
 
+/** `extensions: [{ extension }]` when the account has any, as validators list them. */
+function extensionsOf(data: Uint8Array): { extensions?: { extension: string }[] } {
+  const types = extensionTypesOf(data);
+  if (types.length === 0) return {};
+  return {
+    extensions: types.map((type) => ({ extension: EXTENSION_TYPE_NAMES[type] ?? "unparseableExtension" })),
+  };
+}
+
 function multisigInfo(data: Uint8Array): Record<string, unknown> | undefined {
   if (data.length !== MULTISIG_LENGTH || data[2] !== 1) return undefined;
   const signers: string[] = [];
@@ -53,9 +71,8 @@ function parse(data: Uint8Array, mintDecimals: MintDecimals): ParsedAccountData[
   const account = readTokenAccount(data);
   if (account !== undefined) {
     const decimals = mintDecimals(account.mint);
-    return decimals === undefined
-      ? undefined
-      : { type: "account", info: tokenAccountInfo(account, decimals) };
+    if (decimals === undefined) return undefined;
+    return { type: "account", info: { ...tokenAccountInfo(account, decimals), ...extensionsOf(data) } };
   }
   const mint = readMint(data);
   if (mint !== undefined) {
@@ -67,6 +84,7 @@ function parse(data: Uint8Array, mintDecimals: MintDecimals): ParsedAccountData[
         decimals: mint.decimals,
         isInitialized: mint.isInitialized,
         freezeAuthority: mint.freezeAuthority,
+        ...extensionsOf(data),
       },
     };
   }

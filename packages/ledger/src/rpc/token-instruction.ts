@@ -8,6 +8,7 @@
 import type { Address } from "@solana/kit";
 
 import { toBase58 } from "../encoding.js";
+import { EXTENSION_TYPE_NAMES } from "../token/token-state.js";
 import { uiTokenAmount } from "./token-amount.js";
 
 export interface DecodedInstruction {
@@ -35,38 +36,6 @@ const AUTHORITY_TYPES = [
   "scaledUiAmount",
   "pause",
 ] as const;
-/** Token-2022's ExtensionType, by its u16 value. */
-const EXTENSION_TYPES = [
-  "uninitialized",
-  "transferFeeConfig",
-  "transferFeeAmount",
-  "mintCloseAuthority",
-  "confidentialTransferMint",
-  "confidentialTransferAccount",
-  "defaultAccountState",
-  "immutableOwner",
-  "memoTransfer",
-  "nonTransferable",
-  "interestBearingConfig",
-  "cpiGuard",
-  "permanentDelegate",
-  "nonTransferableAccount",
-  "transferHook",
-  "transferHookAccount",
-  "confidentialTransferFeeConfig",
-  "confidentialTransferFeeAmount",
-  "metadataPointer",
-  "tokenMetadata",
-  "groupPointer",
-  "tokenGroup",
-  "groupMemberPointer",
-  "tokenGroupMember",
-  "confidentialMintBurn",
-  "scaledUiAmount",
-  "pausable",
-  "pausableAccount",
-] as const;
-
 /** The authority types that belong to a token account; the others belong to a mint. */
 const ACCOUNT_AUTHORITY_TYPES = new Set<string>(["accountOwner", "closeAccount"]);
 
@@ -276,7 +245,7 @@ const DECODERS: Readonly<Record<number, Decoder>> = {
     const at = accountsOf(accounts, 1);
     const extensionTypes: string[] = [];
     while (data.remaining() > 0) {
-      const extension = EXTENSION_TYPES[data.u16()];
+      const extension = EXTENSION_TYPE_NAMES[data.u16()];
       if (extension === undefined) throw new NotDecodable();
       extensionTypes.push(extension);
     }

@@ -27,6 +27,38 @@ const ACCOUNT_TYPE_ACCOUNT = 2;
 export const TOKEN_ACCOUNT_MINT_OFFSET = 0;
 export const TOKEN_ACCOUNT_OWNER_OFFSET = 32;
 
+/** Token-2022's ExtensionType, by its u16 value, as validators name them. */
+export const EXTENSION_TYPE_NAMES = [
+  "uninitialized",
+  "transferFeeConfig",
+  "transferFeeAmount",
+  "mintCloseAuthority",
+  "confidentialTransferMint",
+  "confidentialTransferAccount",
+  "defaultAccountState",
+  "immutableOwner",
+  "memoTransfer",
+  "nonTransferable",
+  "interestBearingConfig",
+  "cpiGuard",
+  "permanentDelegate",
+  "nonTransferableAccount",
+  "transferHook",
+  "transferHookAccount",
+  "confidentialTransferFeeConfig",
+  "confidentialTransferFeeAmount",
+  "metadataPointer",
+  "tokenMetadata",
+  "groupPointer",
+  "tokenGroup",
+  "groupMemberPointer",
+  "tokenGroupMember",
+  "confidentialMintBurn",
+  "scaledUiAmount",
+  "pausable",
+  "pausableAccount",
+] as const;
+
 export type TokenAccountState = "uninitialized" | "initialized" | "frozen";
 
 export interface Mint {
@@ -107,6 +139,25 @@ export function readTokenAccount(data: Uint8Array): TokenAccount | undefined {
     delegatedAmount: read.u64(121),
     closeAuthority: read.optionalKey(129),
   };
+}
+
+/**
+ * The Token-2022 extension types an account carries, by their u16 value, in the order its TLV
+ * entries hold them (up to the first unused entry). Empty for base-only data.
+ */
+export function extensionTypesOf(data: Uint8Array): number[] {
+  const types: number[] = [];
+  if (data.length <= TOKEN_ACCOUNT_LENGTH + 1 || data.length === MULTISIG_LENGTH) return types;
+  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  let offset = TOKEN_ACCOUNT_LENGTH + 1;
+  while (offset + 4 <= data.length) {
+    const type = view.getUint16(offset, true);
+    const length = view.getUint16(offset + 2, true);
+    if (type === 0 || offset + 4 + length > data.length) break;
+    types.push(type);
+    offset += 4 + length;
+  }
+  return types;
 }
 
 /** The mint a token account belongs to, read without decoding the rest. */
