@@ -153,6 +153,38 @@ describe("token methods", () => {
       },
       space: 82,
     });
+
+    // And getMultipleAccounts and getProgramAccounts parse the same way
+    const [asMint, asAccount] = (await connection.getMultipleParsedAccounts([mint, aliceAccount])).value;
+    assert.deepEqual(asMint?.data, info.value?.data);
+    assert.equal((asAccount?.data as { parsed: { type: string } }).parsed.type, "account");
+    const mints = await connection.getParsedProgramAccounts(TOKEN_PROGRAM_ID, {
+      filters: [{ dataSize: 82 }],
+    });
+    const listed = mints.find((entry) => entry.pubkey.equals(mint));
+    assert.deepEqual(listed?.account.data, info.value?.data);
+  });
+
+  test("an account subscription in jsonParsed notifies the token account's new balance, parsed", async () => {
+    // Given a subscription to Bob's token account
+    const abort = new AbortController();
+    const notifications = await clients.rpcSubscriptions
+      .accountNotifications(address(bobAccount.toBase58()), { encoding: "jsonParsed" })
+      .subscribe({ abortSignal: abort.signal });
+    const next = notifications[Symbol.asyncIterator]().next();
+
+    // When Alice sends Bob 0.000001 more
+    await transferChecked(connection, payer, aliceAccount, mint, bobAccount, alice, 1n, 6);
+
+    // Then the notification carries the parsed account with the new amount
+    const { value } = await next;
+    abort.abort();
+    const data = value!.value.data as unknown as {
+      program: string;
+      parsed: { info: { tokenAmount: { amount: string } } };
+    };
+    assert.equal(data.program, "spl-token");
+    assert.equal(data.parsed.info.tokenAmount.amount, "250001");
   });
 
   test("getTokenAccountsByDelegate lists an approved account until the approval is revoked", async () => {
