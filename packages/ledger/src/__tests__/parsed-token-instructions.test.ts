@@ -8,6 +8,7 @@ import { after, before, describe, test } from "node:test";
 
 import {
   approve,
+  approveChecked,
   burn,
   burnChecked,
   closeAccount,
@@ -16,10 +17,13 @@ import {
   createMint,
   createMultisig,
   createWrappedNativeAccount,
+  freezeAccount,
   mintTo,
+  mintToChecked,
   NATIVE_MINT,
   revoke,
   setAuthority,
+  thawAccount,
   AuthorityType,
   TOKEN_PROGRAM_ID,
   transfer,
@@ -240,6 +244,50 @@ describe("jsonParsed token instructions", () => {
       tokenAmount: { amount: "250000", decimals: 6, uiAmount: 0.25, uiAmountString: "0.25" },
       authority: bob.publicKey.toBase58(),
     });
+
+    // mintToChecked and approveChecked show token amounts
+    const mintedChecked = await read(
+      await mintToChecked(connection, payer, mint, bobAccount, payer, 1_000n, 6),
+    );
+    assert.deepEqual(mintedChecked.top, [
+      {
+        program: "spl-token",
+        type: "mintToChecked",
+        info: {
+          mint: mintAddress,
+          account: bobAccount.toBase58(),
+          tokenAmount: { amount: "1000", decimals: 6, uiAmount: 0.001, uiAmountString: "0.001" },
+          mintAuthority: owner,
+        },
+      },
+    ]);
+    const approvedChecked = await read(
+      await approveChecked(connection, payer, mint, aliceAccount, new PublicKey(delegate), alice, 9n, 6),
+    );
+    assert.deepEqual((approvedChecked.top[0] as { type: string; info: unknown }).info, {
+      source: aliceAccount.toBase58(),
+      mint: mintAddress,
+      delegate,
+      tokenAmount: { amount: "9", decimals: 6, uiAmount: 0.000009, uiAmountString: "0.000009" },
+      owner: alice.publicKey.toBase58(),
+    });
+
+    // freezeAccount and thawAccount by the freeze authority
+    const frozen = await read(await freezeAccount(connection, payer, bobAccount, mint, freezer));
+    assert.deepEqual(frozen.top, [
+      {
+        program: "spl-token",
+        type: "freezeAccount",
+        info: {
+          account: bobAccount.toBase58(),
+          mint: mintAddress,
+          freezeAuthority: freezer.publicKey.toBase58(),
+        },
+      },
+    ]);
+    const thawed = await read(await thawAccount(connection, payer, bobAccount, mint, freezer));
+    assert.equal((thawed.top[0] as { type: string }).type, "thawAccount");
+    await burn(connection, payer, bobAccount, mint, bob, 1_000n);
 
     // setAuthority: the mint authority goes away
     const unset = await read(
