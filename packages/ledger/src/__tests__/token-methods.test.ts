@@ -22,11 +22,13 @@ import {
 import { Connection, Keypair, LAMPORTS_PER_SOL, PublicKey } from "@solana/web3.js";
 import { address } from "@solana/kit";
 
+import { spawnLedgerProcess } from "../index.js";
 import {
   kitClients,
   rpcCall,
   sleep,
   startLedgerProcess,
+  temporaryDataDir,
   type LedgerUnderTest,
 } from "./support/ledger-under-test.js";
 
@@ -43,6 +45,7 @@ describe("token methods", () => {
   let mint: PublicKey;
   let aliceAccount: PublicKey;
   let bobAccount: PublicKey;
+  let transferSignature: string;
 
   before(async () => {
     ledger = await startLedgerProcess();
@@ -57,7 +60,16 @@ describe("token methods", () => {
     aliceAccount = await createAssociatedTokenAccount(connection, payer, mint, alice.publicKey);
     bobAccount = await createAssociatedTokenAccount(connection, payer, mint, bob.publicKey);
     await mintTo(connection, payer, mint, aliceAccount, payer, 1_500_000n);
-    await transferChecked(connection, payer, aliceAccount, mint, bobAccount, alice, 250_000n, 6);
+    transferSignature = await transferChecked(
+      connection,
+      payer,
+      aliceAccount,
+      mint,
+      bobAccount,
+      alice,
+      250_000n,
+      6,
+    );
   });
   after(async () => {
     await sleep(700); // web3.js closes its idle socket 500 ms after the last subscription
@@ -76,6 +88,41 @@ describe("token methods", () => {
     assert.deepEqual(supply.value, { amount: "1500000", decimals: 6, uiAmount: 1.5, uiAmountString: "1.5" });
     // spl-token's own reader of the account agrees
     assert.equal((await getAccount(connection, bobAccount)).amount, 250_000n);
+  });
+
+  test("getTransaction's metadata has the token balances before and after, as a validator records them", async () => {
+    // When the transfer from Alice to Bob is read
+    const transaction = await connection.getTransaction(transferSignature, {
+      maxSupportedTransactionVersion: 0,
+    });
+    assert.ok(transaction);
+    const keys = transaction.transaction.message.staticAccountKeys.map((key) => key.toBase58());
+    const balance = (account: PublicKey, owner: Keypair, amount: string, uiAmount: number) => ({
+      accountIndex: keys.indexOf(account.toBase58()),
+      mint: mint.toBase58(),
+      uiTokenAmount: { amount, decimals: 6, uiAmount, uiAmountString: String(uiAmount) },
+      owner: owner.publicKey.toBase58(),
+      programId: TOKEN_PROGRAM,
+    });
+
+    // Then both token accounts are listed, by their index among the transaction's accounts
+    const byIndex = (a: { accountIndex: number }, b: { accountIndex: number }) =>
+      a.accountIndex - b.accountIndex;
+    assert.deepEqual(
+      transaction.meta?.preTokenBalances,
+      [balance(aliceAccount, alice, "1500000", 1.5), balance(bobAccount, bob, "0", 0)].sort(byIndex),
+    );
+    assert.deepEqual(
+      transaction.meta?.postTokenBalances,
+      [balance(aliceAccount, alice, "1250000", 1.25), balance(bobAccount, bob, "250000", 0.25)].sort(byIndex),
+    );
+
+    // And a transaction that names no token program has none
+    const airdrop = await connection.getSignaturesForAddress(payer.publicKey);
+    const first = await connection.getTransaction(airdrop.at(-1)!.signature, {
+      maxSupportedTransactionVersion: 0,
+    });
+    assert.deepEqual([first?.meta?.preTokenBalances, first?.meta?.postTokenBalances], [[], []]);
   });
 
   test("getTokenLargestAccounts lists the mint's accounts, largest first", async () => {
@@ -310,6 +357,43 @@ describe("token methods", () => {
     for (const [method, params, message] of cases) {
       const reply = await rpcCall(ledger.rpcUrl, method, params);
       assert.deepEqual(reply.error, { code: -32602, message }, `${method} ${JSON.stringify(params)}`);
+    }
+  });
+});
+
+describe("token balances on disk", () => {
+  test("a transaction's token balances read the same after a restart", async () => {
+    const dataDir = temporaryDataDir();
+    let ledger = await spawnLedgerProcess({ dataDir: dataDir.path });
+    try {
+      // Given a mint and a mintTo, whose metadata carries a post-token balance
+      const connection = new Connection(ledger.rpcUrl, { commitment: "confirmed", wsEndpoint: ledger.wsUrl });
+      const payer = Keypair.generate();
+      const airdrop = await connection.requestAirdrop(payer.publicKey, 10 * LAMPORTS_PER_SOL);
+      await connection.confirmTransaction({ signature: airdrop, ...(await connection.getLatestBlockhash()) });
+      const mint = await createMint(connection, payer, payer.publicKey, null, 2);
+      const account = await createAssociatedTokenAccount(connection, payer, mint, payer.publicKey);
+      const signature = await mintTo(connection, payer, mint, account, payer, 700n);
+      const read = async () =>
+        (await connection.getTransaction(signature, { maxSupportedTransactionVersion: 0 }))?.meta;
+      const before = await read();
+      assert.equal(before?.postTokenBalances?.[0]?.uiTokenAmount.uiAmountString, "7");
+
+      // When the ledger stops and starts again on the same directory
+      await sleep(700); // web3.js closes its idle socket 500 ms after the last subscription
+      await ledger.stop();
+      ledger = await spawnLedgerProcess({ dataDir: dataDir.path });
+
+      // Then the balances read the same
+      const restarted = new Connection(ledger.rpcUrl, "confirmed");
+      const after = (await restarted.getTransaction(signature, { maxSupportedTransactionVersion: 0 }))?.meta;
+      assert.deepEqual(
+        [after?.preTokenBalances, after?.postTokenBalances],
+        [before?.preTokenBalances, before?.postTokenBalances],
+      );
+    } finally {
+      await ledger.stop();
+      dataDir.remove();
     }
   });
 });
