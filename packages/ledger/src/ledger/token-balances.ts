@@ -8,24 +8,17 @@
 import type { Address } from "@solana/kit";
 
 import { fromBase58, toBase58 } from "../encoding.js";
-import {
-  isTokenProgram,
-  NATIVE_MINT,
-  NATIVE_MINT_DECIMALS,
-  readMint,
-  readTokenAccount,
-} from "../token/token-state.js";
+import { isTokenProgram, mintDecimalsOf, readTokenAccount } from "../token/token-state.js";
 import type { TokenBalance } from "../transactions/transaction-meta.js";
 import type { NativeSvm } from "./native-svm.js";
 
 export const namesTokenProgram = (accountKeys: readonly Address[]): boolean =>
   accountKeys.some(isTokenProgram);
 
-function mintDecimals(native: NativeSvm, mint: Address): number | undefined {
-  if (mint === NATIVE_MINT) return NATIVE_MINT_DECIMALS;
-  const account = native.getAccount(fromBase58(mint));
-  return account === null ? undefined : readMint(account.data())?.decimals;
-}
+const mintDataIn =
+  (native: NativeSvm) =>
+  (mint: Address): Uint8Array | undefined =>
+    native.getAccount(fromBase58(mint))?.data();
 
 /** The token accounts among `keyBytes` (indexed as the transaction's accounts), as they are now. */
 export function readTokenBalances(native: NativeSvm, keyBytes: readonly Uint8Array[]): TokenBalance[] {
@@ -38,7 +31,7 @@ export function readTokenBalances(native: NativeSvm, keyBytes: readonly Uint8Arr
     const state = readTokenAccount(account.data());
     if (state === undefined) return;
     // Like a validator, an account whose mint cannot be read has no balance to show.
-    const decimals = mintDecimals(native, state.mint);
+    const decimals = mintDecimalsOf(state.mint, mintDataIn(native));
     if (decimals === undefined) return;
     balances.push({
       accountIndex,

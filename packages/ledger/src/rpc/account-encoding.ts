@@ -11,7 +11,7 @@ import { toBase58, toBase64 } from "../encoding.js";
 import { invalidParams, RpcError, RpcErrorCode } from "./json-rpc.js";
 import { optionalEnum, type Config } from "./params.js";
 import { parseTokenAccountData, type MintDecimals, type ParsedAccountData } from "./token-account-data.js";
-import { isTokenProgram, NATIVE_MINT, NATIVE_MINT_DECIMALS, readMint } from "../token/token-state.js";
+import { isTokenProgram, mintDecimalsOf } from "../token/token-state.js";
 
 export type AccountEncoding = "binary" | "base58" | "base64" | "jsonParsed";
 
@@ -63,12 +63,7 @@ export interface RpcAccount {
 
 /** The decimals of the mints the ledger holds (wrapped SOL's are known without its account). */
 export function ledgerMintDecimals(ledger: Pick<Ledger, "account">): MintDecimals {
-  return (mint) => {
-    if (mint === NATIVE_MINT) return NATIVE_MINT_DECIMALS;
-    const account = ledger.account(mint);
-    if (account === undefined || !isTokenProgram(account.programAddress)) return undefined;
-    return readMint(account.data as Uint8Array)?.decimals;
-  };
+  return (mint) => mintDecimalsOf(mint, (address) => ledger.account(address)?.data as Uint8Array | undefined);
 }
 
 function parsedData(account: EncodedAccount, mintDecimals: MintDecimals): ParsedAccountData | undefined {

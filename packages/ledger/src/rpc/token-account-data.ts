@@ -14,6 +14,7 @@ import { uiTokenAmount } from "./token-amount.js";
 import {
   EXTENSION_TYPE_NAMES,
   extensionTypesOf,
+  MULTISIG_LENGTH,
   readMint,
   readTokenAccount,
   TOKEN_2022_PROGRAM,
@@ -29,7 +30,6 @@ export interface ParsedAccountData {
   readonly space: bigint;
 }
 
-const MULTISIG_LENGTH = 355;
 const MULTISIG_SIGNER_SLOTS = 11;
 
 function tokenAccountInfo(account: TokenAccount, decimals: number): Record<string, unknown> {

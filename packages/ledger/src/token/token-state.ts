@@ -19,7 +19,7 @@ export const isTokenProgram = (owner: string): boolean =>
 
 const MINT_LENGTH = 82;
 export const TOKEN_ACCOUNT_LENGTH = 165;
-const MULTISIG_LENGTH = 355;
+export const MULTISIG_LENGTH = 355;
 const ACCOUNT_TYPE_MINT = 1;
 const ACCOUNT_TYPE_ACCOUNT = 2;
 
@@ -158,6 +158,19 @@ export function extensionTypesOf(data: Uint8Array): number[] {
     offset += 4 + length;
   }
   return types;
+}
+
+/**
+ * The decimals of a mint, read through `mintData` (the data of the account at an address, if
+ * any); wrapped SOL's are known without its account, as on a validator.
+ */
+export function mintDecimalsOf(
+  mint: Address,
+  mintData: (address: Address) => Uint8Array | undefined,
+): number | undefined {
+  if (mint === NATIVE_MINT) return NATIVE_MINT_DECIMALS;
+  const data = mintData(mint);
+  return data === undefined ? undefined : readMint(data)?.decimals;
 }
 
 /** The mint a token account belongs to, read without decoding the rest. */
