@@ -10,6 +10,7 @@ import { resolveLedgerConfig, type LedgerConfig, type LedgerOptions } from "./co
 import { openLedger, type StartupReport } from "./ledger/open-ledger.js";
 import { createLogger, type Logger } from "./logger.js";
 import { closeServer, createRpcHttpServer, listen } from "./rpc/http-server.js";
+import type { RpcContext } from "./rpc/rpc-context.js";
 import { handlePayload } from "./rpc/json-rpc.js";
 import { createRpcMethods } from "./rpc/methods/index.js";
 import { createSubscriptionServer } from "./subscriptions/websocket-server.js";
@@ -43,7 +44,7 @@ export async function startLedger(options: StartLedgerOptions): Promise<RunningL
   const opened = await openLedger(config, logger);
   const { ledger } = opened;
   const methods = createRpcMethods();
-  const context = { ledger, logger };
+  const context: RpcContext = { ledger, logger, endpoints: { rpc: null, pubsub: null } };
   const subscriptions = createSubscriptionServer(ledger, logger);
   const rpcServer = createRpcHttpServer((body) => handlePayload(body, methods, context, logger), logger);
   const wsServer: Server = createServer((_request, response) => {
@@ -66,6 +67,8 @@ export async function startLedger(options: StartLedgerOptions): Promise<RunningL
     const wsPort = await listen(wsServer, config.wsPort, config.host);
     ledger.startTicking(config.slotMs);
     const host = urlHost(config.host);
+    context.endpoints.rpc = `${host}:${rpcPort}`;
+    context.endpoints.pubsub = `${host}:${wsPort}`;
     const running: RunningLedger = {
       rpcUrl: `http://${host}:${rpcPort}`,
       wsUrl: `ws://${host}:${wsPort}`,

@@ -1,15 +1,19 @@
 /**
- * The node and its cluster of one, read with @solana/kit's own RPC calls: getIdentity,
- * getLeaderSchedule, getVoteAccounts.
+ * The node and its cluster of one, read with @solana/kit's own RPC calls (and @solana/web3.js's,
+ * whose response schemas are strict): getIdentity, getClusterNodes, getSupply, getLeaderSchedule,
+ * getVoteAccounts.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 
-import { generateKeyPairSigner } from "@solana/kit";
+import { generateKeyPairSigner, lamports } from "@solana/kit";
+import { Connection } from "@solana/web3.js";
 
 import { SLOTS_PER_EPOCH } from "../ledger/ledger-time.js";
 import {
+  fundedSigner,
   kitClients,
+  LAMPORTS_PER_SOL,
   rpcCall,
   startLedgerProcess,
   type LedgerUnderTest,
@@ -42,6 +46,61 @@ describe("node methods", () => {
     assert.equal(slots[slots.length - 1], SLOTS_PER_EPOCH - 1n);
     assert.deepEqual(Object.keys(forIdentity ?? {}), [identity]);
     assert.deepEqual(forOther, {});
+  });
+
+  test("getClusterNodes lists this node, serving JSON-RPC and subscriptions only", async () => {
+    // When the cluster's nodes are read, with kit and with web3.js
+    const nodes = await clients.rpc.getClusterNodes().send();
+    const web3Nodes = await new Connection(ledger.rpcUrl).getClusterNodes();
+
+    // Then there is one, the faucet's identity, at the ledger's own RPC and WebSocket addresses
+    const { host: rpc } = new URL(ledger.rpcUrl);
+    const { host: pubsub } = new URL(ledger.wsUrl);
+    assert.deepEqual(nodes, [
+      {
+        pubkey: ledger.faucet,
+        gossip: null,
+        tvu: null,
+        tpu: null,
+        tpuQuic: null,
+        tpuForwards: null,
+        tpuForwardsQuic: null,
+        tpuVote: null,
+        serveRepair: null,
+        rpc,
+        pubsub,
+        version: "3.0.0",
+        featureSet: 3_294_202_862,
+        shredVersion: 0,
+        clientId: null,
+      },
+    ]);
+    assert.equal(web3Nodes[0]?.rpc, rpc);
+  });
+
+  test("getSupply counts every lamport as circulating, and a payment moves none out of it", async () => {
+    // Given the supply now
+    const before = (await clients.rpc.getSupply().send()).value;
+
+    // When 3 SOL are airdropped (a faucet transfer whose fee is burned in part)
+    const recipient = await fundedSigner(clients, 3n);
+    const after = (await clients.rpc.getSupply({ excludeNonCirculatingAccountsList: true }).send()).value;
+
+    // Then everything circulates, the recipient's 3 SOL are part of the total, and the total
+    // only shrank by at most the fee
+    assert.equal(before.circulating, before.total);
+    assert.equal(before.nonCirculating, 0n);
+    assert.deepEqual(before.nonCirculatingAccounts, []);
+    const fee = 5_000n;
+    assert.ok(
+      after.total <= before.total && after.total >= before.total - fee,
+      `${before.total} -> ${after.total}`,
+    );
+    const balance = await clients.rpc.getBalance(recipient.address).send();
+    assert.equal(balance.value, lamports(3n * LAMPORTS_PER_SOL));
+    // web3.js reads lamports as JavaScript numbers (so beyond 2^53, rounded), as from any validator
+    const web3Supply = await new Connection(ledger.rpcUrl).getSupply();
+    assert.equal(web3Supply.value.total, Number(after.total));
   });
 
   test("getLeaderSchedule is null for an epoch after the next one, as on a validator", async () => {

@@ -1,6 +1,6 @@
 /**
  * Runs one transaction on the SVM and describes what happened in the terms of the JSON-RPC API:
- * error, fee, balances before and after, logs, compute units, inner instructions, return data.
+ * error, fee, balances (lamports and tokens) before and after, logs, compute units, inner instructions, return data.
  * Also decides whether the transaction landed: a validator records a failed transaction when it
  * charged the fee (an instruction failed), and drops it when it could not even do that (unknown
  * fee payer, insufficient funds for the fee, bad signature...).
@@ -15,6 +15,7 @@ import { toRpcTransactionError, type RpcTransactionError } from "../transactions
 import type { InnerInstructions, ReturnData, TransactionMeta } from "../transactions/transaction-meta.js";
 import { toKitTransaction, type WireTransaction } from "../transactions/wire-transaction.js";
 import { nativeSvm, sendWireTransaction, setLamports } from "./native-svm.js";
+import { namesTokenProgram, readTokenBalances } from "./token-balances.js";
 
 export interface ExecutionDetails {
   readonly err: RpcTransactionError | null;
@@ -113,6 +114,8 @@ export function executeTransaction(
   const native = nativeSvm(svm);
   const balances = (): bigint[] => keyBytes.map((key) => native.getBalance(key) ?? 0n);
   const preBalances = balances();
+  const movesTokens = namesTokenProgram(accountKeys);
+  const preTokenBalances = movesTokens ? readTokenBalances(native, keyBytes) : [];
   let details: ExecutionDetails;
   if (options.sigVerify && transaction.signatures.some(isMissingSignature)) {
     details = { err: SIGNATURE_FAILURE, ...NOTHING_RAN };
@@ -125,6 +128,7 @@ export function executeTransaction(
     }
   }
   const postBalances = balances();
+  const postTokenBalances = movesTokens ? readTokenBalances(native, keyBytes) : [];
   // Every landed transaction pays a fee (at least one signature), so a failure that left the fee
   // payer's balance alone changed nothing at all: it was dropped.
   const landed = details.err === null || postBalances[0] !== preBalances[0];
@@ -136,6 +140,8 @@ export function executeTransaction(
       fee: landed ? calculateFee(transaction) : 0n,
       preBalances,
       postBalances,
+      preTokenBalances,
+      postTokenBalances,
       loadedAddresses,
     },
   };

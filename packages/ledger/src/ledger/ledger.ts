@@ -81,6 +81,11 @@ export class LedgerWriteError extends Error {
   }
 }
 
+/** Owners of accounts that are not accounts themselves. */
+const NATIVE_LOADER = "NativeLoader1111111111111111111111111111111" as Address;
+const SYSVAR_OWNER = "Sysvar1111111111111111111111111111111111111" as Address;
+const FEATURE_OWNER = "Feature111111111111111111111111111111111111" as Address;
+
 const nothingRan = (err: RpcTransactionError): Simulation => ({
   err,
   logMessages: [],
@@ -457,6 +462,27 @@ export class Ledger {
 
   programAccounts(owner: Address): EncodedAccount[] {
     return this.svm.getProgramAccounts(owner);
+  }
+
+  /**
+   * The lamports of every account. Each account is found through its owner: the owners that are
+   * not accounts themselves (the native loader, sysvars, features) and then every program found,
+   * in turn (each executable account may own accounts).
+   */
+  totalLamports(): bigint {
+    const owners = [NATIVE_LOADER, SYSVAR_OWNER, FEATURE_OWNER];
+    const seen = new Set<string>(owners);
+    let total = 0n;
+    for (let next = owners.pop(); next !== undefined; next = owners.pop()) {
+      for (const account of this.svm.getProgramAccounts(next)) {
+        total += account.lamports;
+        if (account.executable && !seen.has(account.address)) {
+          seen.add(account.address);
+          owners.push(account.address);
+        }
+      }
+    }
+    return total;
   }
 
   balance(address: Address): bigint {

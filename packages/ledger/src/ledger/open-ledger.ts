@@ -26,6 +26,7 @@ import { EventLog } from "../storage/event-log.js";
 import { HistoryIndex } from "../storage/history-index.js";
 import { decodeLogRecord, encodeLogRecord } from "../storage/log-record.js";
 import { SnapshotStore } from "../storage/snapshot-store.js";
+import { NATIVE_MINT, nativeMintData, TOKEN_PROGRAM } from "../token/token-state.js";
 import { Faucet } from "./faucet.js";
 import { FAUCET_LAMPORTS, runGenesis } from "./genesis.js";
 import { generateKeypairFile, readKeypairFile } from "./keypair-file.js";
@@ -101,6 +102,15 @@ async function createGenesis(config: LedgerConfig, paths: DataDirPaths, logger: 
     executable: false,
     data: new Uint8Array(),
     space: 0n,
+  });
+  const nativeMint = nativeMintData();
+  svm.setAccount({
+    address: NATIVE_MINT,
+    lamports: lamports(svm.minimumBalanceForRentExemption(BigInt(nativeMint.length))),
+    programAddress: TOKEN_PROGRAM,
+    executable: false,
+    data: nativeMint,
+    space: BigInt(nativeMint.length),
   });
   const log = EventLog.open(paths.eventLog);
   const genesisAnchor: ClockAnchor = { slot: 0n, unixMs: Date.now(), slotMs: config.slotMs };

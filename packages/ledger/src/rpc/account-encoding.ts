@@ -1,13 +1,17 @@
 /**
  * Accounts as the JSON-RPC API returns them: `{ data, executable, lamports, owner, rentEpoch,
- * space }`, with the data in the requested encoding. There are no account parsers here, so
- * `jsonParsed` falls back to base64, as a validator does for accounts it cannot parse.
+ * space }`, with the data in the requested encoding. `jsonParsed` decodes the accounts of SPL
+ * Token and Token-2022 (token-account-data.ts); other accounts, which have no parser here, fall
+ * back to base64, as a validator does for accounts it cannot parse.
  */
 import type { EncodedAccount } from "@solana/kit";
 
+import type { Ledger } from "../ledger/ledger.js";
 import { toBase58, toBase64 } from "../encoding.js";
 import { invalidParams, RpcError, RpcErrorCode } from "./json-rpc.js";
 import { optionalEnum, type Config } from "./params.js";
+import { parseTokenAccountData, type MintDecimals, type ParsedAccountData } from "./token-account-data.js";
+import { isTokenProgram, mintDecimalsOf } from "../token/token-state.js";
 
 export type AccountEncoding = "binary" | "base58" | "base64" | "jsonParsed";
 
@@ -49,7 +53,7 @@ export function readAccountView(config: Config, defaultEncoding: AccountEncoding
 }
 
 export interface RpcAccount {
-  readonly data: string | readonly [string, string];
+  readonly data: string | readonly [string, string] | ParsedAccountData;
   readonly executable: boolean;
   readonly lamports: bigint;
   readonly owner: string;
@@ -57,14 +61,31 @@ export interface RpcAccount {
   readonly space: bigint;
 }
 
-export function encodeAccount(account: EncodedAccount, view: AccountView): RpcAccount {
+/** The decimals of the mints the ledger holds (wrapped SOL's are known without its account). */
+export function ledgerMintDecimals(ledger: Pick<Ledger, "account">): MintDecimals {
+  return (mint) => mintDecimalsOf(mint, (address) => ledger.account(address)?.data as Uint8Array | undefined);
+}
+
+function parsedData(account: EncodedAccount, mintDecimals: MintDecimals): ParsedAccountData | undefined {
+  if (!isTokenProgram(account.programAddress)) return undefined;
+  return parseTokenAccountData(account.programAddress, account.data as Uint8Array, mintDecimals);
+}
+
+export function encodeAccount(
+  account: EncodedAccount,
+  view: AccountView,
+  mintDecimals: MintDecimals,
+): RpcAccount {
   const full = account.data as Uint8Array;
+  const parsed = view.encoding === "jsonParsed" ? parsedData(account, mintDecimals) : undefined;
   const data =
     view.dataSlice === undefined
       ? full
       : full.subarray(view.dataSlice.offset, view.dataSlice.offset + view.dataSlice.length);
   let encoded: RpcAccount["data"];
-  if (view.encoding === "base64" || view.encoding === "jsonParsed") {
+  if (parsed !== undefined) {
+    encoded = parsed;
+  } else if (view.encoding === "base64" || view.encoding === "jsonParsed") {
     encoded = [toBase64(data), "base64"];
   } else {
     if (data.length > MAX_BASE58_BYTES) {

@@ -3,9 +3,16 @@ import type { Ledger } from "../ledger/ledger.js";
 import type { Logger } from "../logger.js";
 import type { RpcMethod } from "./json-rpc.js";
 
+/** Where the node serves, as getClusterNodes reports it ("host:port"); known once it listens. */
+export interface NodeEndpoints {
+  rpc: string | null;
+  pubsub: string | null;
+}
+
 export interface RpcContext {
   readonly ledger: Ledger;
   readonly logger: Logger;
+  readonly endpoints: NodeEndpoints;
 }
 
 export type LedgerRpcMethod = RpcMethod<RpcContext>;

@@ -1,12 +1,11 @@
 /**
- * `jsonParsed` decoding of the System program's most used instructions, in a validator's shape:
- * `{ program: "system", programId, parsed: { type, info }, stackHeight }`. Other System
- * instructions, and instructions of other programs, stay unparsed (`programId`, `accounts`,
- * `data`), as a validator leaves instructions it has no parser for.
+ * `jsonParsed` decoding of the System program's most used instructions (program "system"):
+ * createAccount, assign, transfer and allocate. Other System instructions are not decoded.
  */
 import type { Address } from "@solana/kit";
 
 import { toBase58 } from "../encoding.js";
+import type { DecodedInstruction } from "./token-instruction.js";
 
 export const SYSTEM_PROGRAM = "11111111111111111111111111111111" as Address;
 
@@ -15,10 +14,11 @@ const ASSIGN = 1;
 const TRANSFER = 2;
 const ALLOCATE = 8;
 
-type Info = Record<string, unknown>;
-
 /** The instruction's type and info, or undefined when it is not one of those decoded here. */
-function decode(accounts: readonly Address[], data: Uint8Array): { type: string; info: Info } | undefined {
+export function decodeSystemInstruction(
+  accounts: readonly Address[],
+  data: Uint8Array,
+): DecodedInstruction | undefined {
   if (data.length < 4) return undefined;
   const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
   const tag = view.getUint32(0, true);
@@ -46,16 +46,4 @@ function decode(accounts: readonly Address[], data: Uint8Array): { type: string;
     return { type: "allocate", info: { account: accounts[0], space: u64(4) } };
   }
   return undefined;
-}
-
-/** One instruction as `jsonParsed` shows it. */
-export function renderParsedInstruction(
-  programId: Address,
-  accounts: readonly Address[],
-  data: Uint8Array,
-  stackHeight: number | null,
-): unknown {
-  const parsed = programId === SYSTEM_PROGRAM ? decode(accounts, data) : undefined;
-  if (parsed === undefined) return { programId, accounts, data: toBase58(data), stackHeight };
-  return { program: "system", programId, parsed, stackHeight };
 }

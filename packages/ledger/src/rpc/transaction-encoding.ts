@@ -1,15 +1,16 @@
 /**
  * Transactions and their status metadata as getTransaction returns them, in the `json`,
- * `jsonParsed` (accounts annotated; System instructions decoded, see system-instruction.ts), `base64` and `base58`
+ * `jsonParsed` (accounts annotated; instructions decoded, see parsed-instruction.ts), `base64` and `base58`
  * encodings.
  */
 import type { Address } from "@solana/kit";
 
 import { fromBase58, toBase58, toBase64 } from "../encoding.js";
 import type { LoadedAddresses } from "../transactions/address-lookup-tables.js";
-import type { InnerInstructions, TransactionMeta } from "../transactions/transaction-meta.js";
+import type { InnerInstructions, TokenBalance, TransactionMeta } from "../transactions/transaction-meta.js";
 import { isStaticAccountWritable, type WireTransaction } from "../transactions/wire-transaction.js";
-import { renderParsedInstruction } from "./system-instruction.js";
+import { renderParsedInstruction } from "./parsed-instruction.js";
+import { uiTokenAmount } from "./token-amount.js";
 
 export type TransactionEncoding = "json" | "jsonParsed" | "base64" | "base58";
 
@@ -108,6 +109,14 @@ function renderInnerInstructions(
   }));
 }
 
+const renderTokenBalance = (balance: TokenBalance): unknown => ({
+  accountIndex: balance.accountIndex,
+  mint: balance.mint,
+  uiTokenAmount: uiTokenAmount(balance.amount, balance.decimals),
+  owner: balance.owner,
+  programId: balance.programId,
+});
+
 export function renderMeta(
   meta: TransactionMeta,
   transaction: WireTransaction,
@@ -122,8 +131,8 @@ export function renderMeta(
     postBalances: meta.postBalances,
     innerInstructions: renderInnerInstructions(meta.innerInstructions, keys, encoding === "jsonParsed"),
     logMessages: meta.logMessages,
-    preTokenBalances: [],
-    postTokenBalances: [],
+    preTokenBalances: meta.preTokenBalances.map(renderTokenBalance),
+    postTokenBalances: meta.postTokenBalances.map(renderTokenBalance),
     rewards: [],
     loadedAddresses: meta.loadedAddresses,
     computeUnitsConsumed: meta.computeUnitsConsumed,

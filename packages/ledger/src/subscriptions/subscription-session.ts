@@ -8,7 +8,12 @@ import type { Address, EncodedAccount } from "@solana/kit";
 import type { LandedTransaction, Ledger } from "../ledger/ledger.js";
 import type { SlotInfo } from "../ledger/slot-clock.js";
 import type { Logger } from "../logger.js";
-import { encodeAccount, readAccountView, type AccountView } from "../rpc/account-encoding.js";
+import {
+  encodeAccount,
+  ledgerMintDecimals,
+  readAccountView,
+  type AccountView,
+} from "../rpc/account-encoding.js";
 import { readAccountFilters } from "../rpc/account-filters.js";
 import { handlePayload, invalidParams, type RpcMethod } from "../rpc/json-rpc.js";
 import { stringifyJson } from "../rpc/json.js";
@@ -199,7 +204,7 @@ export class SubscriptionSession {
             space: 0n,
           }
         : account;
-    const value = encodeAccount(shown, view);
+    const value = encodeAccount(shown, view, ledgerMintDecimals(this.ledger));
     return { value, text: stringifyJson(value) };
   }
 
@@ -221,7 +226,10 @@ export class SubscriptionSession {
         this.notify(
           "programNotification",
           id,
-          withContext(landed.slot, { pubkey, account: encodeAccount(account, view) }),
+          withContext(landed.slot, {
+            pubkey,
+            account: encodeAccount(account, view, ledgerMintDecimals(this.ledger)),
+          }),
         );
       }
     });

@@ -26,11 +26,23 @@ export interface ReturnData {
   readonly data: string;
 }
 
+/** A token account's balance before or after a transaction (its index among the transaction's accounts). */
+export interface TokenBalance {
+  readonly accountIndex: number;
+  readonly mint: Address;
+  readonly owner: Address;
+  readonly programId: Address;
+  readonly amount: bigint;
+  readonly decimals: number;
+}
+
 export interface TransactionMeta {
   readonly err: RpcTransactionError | null;
   readonly fee: bigint;
   readonly preBalances: readonly bigint[];
   readonly postBalances: readonly bigint[];
+  readonly preTokenBalances: readonly TokenBalance[];
+  readonly postTokenBalances: readonly TokenBalance[];
   readonly logMessages: readonly string[];
   readonly computeUnitsConsumed: bigint;
   readonly innerInstructions: readonly InnerInstructions[];
@@ -38,11 +50,16 @@ export interface TransactionMeta {
   readonly returnData: ReturnData | null;
 }
 
+type StoredTokenBalance = Omit<TokenBalance, "amount"> & { amount: string };
+
 interface StoredMeta {
   err: RpcTransactionError | null;
   fee: string;
   preBalances: string[];
   postBalances: string[];
+  /** Absent in records written before token balances were kept. */
+  preTokenBalances?: StoredTokenBalance[];
+  postTokenBalances?: StoredTokenBalance[];
   logMessages: string[];
   computeUnitsConsumed: string;
   innerInstructions: InnerInstructions[];
@@ -50,12 +67,24 @@ interface StoredMeta {
   returnData: ReturnData | null;
 }
 
+const storeTokenBalance = (balance: TokenBalance): StoredTokenBalance => ({
+  ...balance,
+  amount: balance.amount.toString(),
+});
+
+const loadTokenBalance = (stored: StoredTokenBalance): TokenBalance => ({
+  ...stored,
+  amount: BigInt(stored.amount),
+});
+
 export function serializeTransactionMeta(meta: TransactionMeta): string {
   const stored: StoredMeta = {
     err: meta.err,
     fee: meta.fee.toString(),
     preBalances: meta.preBalances.map(String),
     postBalances: meta.postBalances.map(String),
+    preTokenBalances: meta.preTokenBalances.map(storeTokenBalance),
+    postTokenBalances: meta.postTokenBalances.map(storeTokenBalance),
     logMessages: [...meta.logMessages],
     computeUnitsConsumed: meta.computeUnitsConsumed.toString(),
     innerInstructions: [...meta.innerInstructions],
@@ -72,6 +101,8 @@ export function deserializeTransactionMeta(json: string): TransactionMeta {
     fee: BigInt(stored.fee),
     preBalances: stored.preBalances.map(BigInt),
     postBalances: stored.postBalances.map(BigInt),
+    preTokenBalances: (stored.preTokenBalances ?? []).map(loadTokenBalance),
+    postTokenBalances: (stored.postTokenBalances ?? []).map(loadTokenBalance),
     logMessages: stored.logMessages,
     computeUnitsConsumed: BigInt(stored.computeUnitsConsumed),
     innerInstructions: stored.innerInstructions,

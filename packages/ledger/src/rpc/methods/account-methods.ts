@@ -4,7 +4,7 @@
  */
 import type { EncodedAccount } from "@solana/kit";
 
-import { encodeAccount, readAccountView } from "../account-encoding.js";
+import { encodeAccount, ledgerMintDecimals, readAccountView } from "../account-encoding.js";
 import { MAX_ACCOUNT_SIZE, readAccountFilters } from "../account-filters.js";
 import { invalidParams } from "../json-rpc.js";
 import {
@@ -34,7 +34,10 @@ export const accountMethods: Record<string, LedgerRpcMethod> = {
     const slot = ledger.currentSlot();
     checkCommonConfig(config, slot);
     const account = ledger.account(address);
-    return withContext(slot, isPresent(account) ? encodeAccount(account, view) : null);
+    return withContext(
+      slot,
+      isPresent(account) ? encodeAccount(account, view, ledgerMintDecimals(ledger)) : null,
+    );
   },
 
   getMultipleAccounts: async (params, { ledger }) => {
@@ -48,9 +51,10 @@ export const accountMethods: Record<string, LedgerRpcMethod> = {
     await ledger.settled();
     const slot = ledger.currentSlot();
     checkCommonConfig(config, slot);
+    const mintDecimals = ledgerMintDecimals(ledger);
     const value = addresses.map((value, i) => {
       const account = ledger.account(addressParam(value, `pubkeys[${i}]`));
-      return isPresent(account) ? encodeAccount(account, view) : null;
+      return isPresent(account) ? encodeAccount(account, view, mintDecimals) : null;
     });
     return withContext(slot, value);
   },
@@ -65,13 +69,25 @@ export const accountMethods: Record<string, LedgerRpcMethod> = {
     await ledger.settled();
     const slot = ledger.currentSlot();
     checkCommonConfig(config, slot);
+    const mintDecimals = ledgerMintDecimals(ledger);
     const accounts = ledger
       .programAccounts(program)
       .filter((account) => account.lamports > 0n && matches(account.data as Uint8Array))
-      .map((account) => ({ pubkey: account.address, account: encodeAccount(account, view) }))
+      .map((account) => ({ pubkey: account.address, account: encodeAccount(account, view, mintDecimals) }))
       // The SVM's order changes when it is restored from a snapshot; clients get a stable one.
       .sort((a, b) => (a.pubkey < b.pubkey ? -1 : a.pubkey > b.pubkey ? 1 : 0));
     return withContextOption ? withContext(slot, accounts) : accounts;
+  },
+
+  getSupply: async (params, { ledger }) => {
+    const config = configParam(positional(params, "getSupply", 1), 0, "getSupply");
+    optionalBoolean(config, "excludeNonCirculatingAccountsList");
+    await ledger.settled();
+    const slot = ledger.currentSlot();
+    checkCommonConfig(config, slot);
+    // No account is locked away from circulation here (no stake, no lockups), so every lamport circulates.
+    const total = ledger.totalLamports();
+    return withContext(slot, { total, circulating: total, nonCirculating: 0n, nonCirculatingAccounts: [] });
   },
 
   getBalance: async (params, { ledger }) => {

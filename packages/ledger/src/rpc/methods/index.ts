@@ -7,6 +7,7 @@ import { blockhashMethods } from "./blockhash-methods.js";
 import { clusterMethods } from "./cluster-methods.js";
 import { historyMethods } from "./history-methods.js";
 import { nodeMethods } from "./node-methods.js";
+import { tokenMethods } from "./token-methods.js";
 import { transactionMethods } from "./transaction-methods.js";
 
 export function createRpcMethods(): RpcMethods<RpcContext> {
@@ -18,6 +19,7 @@ export function createRpcMethods(): RpcMethods<RpcContext> {
     historyMethods,
     blockMethods,
     accountMethods,
+    tokenMethods,
   ];
   return new Map(groups.flatMap((group) => Object.entries(group)));
 }

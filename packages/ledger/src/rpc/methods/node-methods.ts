@@ -1,7 +1,9 @@
 /**
- * The node and its cluster of one: getIdentity, getLeaderSchedule, getVoteAccounts. The faucet's
- * key, which produced genesis, stands as the node's identity and leads every slot; nothing votes
- * here (every slot is final when it starts), so there are no vote accounts.
+ * The node and its cluster of one: getIdentity, getClusterNodes, getLeaderSchedule,
+ * getVoteAccounts. The faucet's key, which produced genesis, stands as the node's identity and
+ * leads every slot; nothing votes here (every slot is final when it starts), so there are no vote
+ * accounts. The node serves JSON-RPC and subscriptions only: no gossip, TPU, TVU or repair
+ * sockets, so those are null in getClusterNodes.
  */
 import { SLOTS_PER_EPOCH } from "../../ledger/ledger-time.js";
 import {
@@ -14,12 +16,36 @@ import {
   optionalInteger,
   positional,
 } from "../params.js";
-import type { LedgerRpcMethod } from "../rpc-context.js";
+import { FEATURE_SET, SOLANA_CORE_VERSION, type LedgerRpcMethod } from "../rpc-context.js";
 
 export const nodeMethods: Record<string, LedgerRpcMethod> = {
   getIdentity: (params, { ledger }) => {
     positional(params, "getIdentity", 0);
     return { identity: ledger.faucetAddress };
+  },
+
+  getClusterNodes: (params, { ledger, endpoints }) => {
+    positional(params, "getClusterNodes", 0);
+    return [
+      {
+        pubkey: ledger.faucetAddress,
+        gossip: null,
+        tvu: null,
+        tpu: null,
+        tpuQuic: null,
+        tpuForwards: null,
+        tpuForwardsQuic: null,
+        tpuVote: null,
+        serveRepair: null,
+        rpc: endpoints.rpc,
+        pubsub: endpoints.pubsub,
+        version: SOLANA_CORE_VERSION,
+        featureSet: FEATURE_SET,
+        // Validators of a cluster share a shred version derived from its genesis; none is sent here.
+        shredVersion: 0,
+        clientId: null,
+      },
+    ];
   },
 
   getLeaderSchedule: (params, { ledger }) => {

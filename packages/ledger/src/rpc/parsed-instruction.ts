@@ -1,0 +1,65 @@
+/**
+ * Instructions as `jsonParsed` shows them, in a validator's shape: a program with a parser here
+ * gives `{ program, programId, parsed, stackHeight }` (System, SPL Token and Token-2022, the
+ * Associated Token Account program, SPL Memo); any other instruction, and one its parser refuses,
+ * comes back partially decoded as `{ programId, accounts, data, stackHeight }`, as a validator
+ * shows instructions it has no parser for. The ABAS program is one of those: validators do not
+ * know it, so clients get the same shape from this ledger as from a cluster.
+ */
+import type { Address } from "@solana/kit";
+
+import { toBase58 } from "../encoding.js";
+import { decodeAssociatedTokenInstruction } from "./associated-token-instruction.js";
+import { SYSTEM_PROGRAM, decodeSystemInstruction } from "./system-instruction.js";
+import { decodeTokenInstruction } from "./token-instruction.js";
+import { TOKEN_2022_PROGRAM, TOKEN_PROGRAM } from "../token/token-state.js";
+
+interface InstructionParser {
+  readonly program: string;
+  /** The parsed value (usually `{ type, info }`), or undefined when the instruction is refused. */
+  readonly parse: (accounts: readonly Address[], data: Uint8Array) => unknown;
+}
+
+const ASSOCIATED_TOKEN_PROGRAM = "ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL" as Address;
+const MEMO_PROGRAMS = [
+  "Memo1UhkJRfHyvLMcVucJwxXeuD728EqVDDwQDxFMNo",
+  "MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr",
+] as const;
+
+/** A memo is its UTF-8 text; other bytes make it unparsable. */
+function parseMemo(_accounts: readonly Address[], data: Uint8Array): string | undefined {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(data);
+  } catch {
+    return undefined;
+  }
+}
+
+const tokenParser: InstructionParser = { program: "spl-token", parse: decodeTokenInstruction };
+const memoParser: InstructionParser = { program: "spl-memo", parse: parseMemo };
+
+const PARSERS: ReadonlyMap<string, InstructionParser> = new Map<string, InstructionParser>([
+  [SYSTEM_PROGRAM, { program: "system", parse: decodeSystemInstruction }],
+  [TOKEN_PROGRAM, tokenParser],
+  [TOKEN_2022_PROGRAM, tokenParser],
+  [
+    ASSOCIATED_TOKEN_PROGRAM,
+    { program: "spl-associated-token-account", parse: decodeAssociatedTokenInstruction },
+  ],
+  ...MEMO_PROGRAMS.map((id) => [id, memoParser] as const),
+]);
+
+/** One instruction as `jsonParsed` shows it. */
+export function renderParsedInstruction(
+  programId: Address,
+  accounts: readonly Address[],
+  data: Uint8Array,
+  stackHeight: number | null,
+): unknown {
+  const parser = PARSERS.get(programId);
+  const parsed = parser?.parse(accounts, data);
+  if (parser === undefined || parsed === undefined) {
+    return { programId, accounts, data: toBase58(data), stackHeight };
+  }
+  return { program: parser.program, programId, parsed, stackHeight };
+}

@@ -1,0 +1,108 @@
+/**
+ * `jsonParsed` data of accounts owned by SPL Token or Token-2022, in a validator's shape:
+ * `{ program: "spl-token" | "spl-token-2022", parsed: { type: "account" | "mint" | "multisig",
+ * info }, space }`. A token account's amounts need its mint's decimals; without them (or for
+ * data that is none of the three) there is no parsed form and the caller falls back to base64,
+ * as a validator does. Token-2022 extensions are listed by name (`{ extension }`), which is all
+ * a validator shows of the stateless ones (immutableOwner, nonTransferable...); the state that
+ * a validator adds for the others (`state`) is not decoded here.
+ */
+import type { Address } from "@solana/kit";
+
+import { toBase58 } from "../encoding.js";
+import { uiTokenAmount } from "./token-amount.js";
+import {
+  EXTENSION_TYPE_NAMES,
+  extensionTypesOf,
+  MULTISIG_LENGTH,
+  readMint,
+  readTokenAccount,
+  TOKEN_2022_PROGRAM,
+  type TokenAccount,
+} from "../token/token-state.js";
+
+/** The decimals of a mint, or undefined when the address holds no mint. */
+export type MintDecimals = (mint: Address) => number | undefined;
+
+export interface ParsedAccountData {
+  readonly program: "spl-token" | "spl-token-2022";
+  readonly parsed: { readonly type: "account" | "mint" | "multisig"; readonly info: unknown };
+  readonly space: bigint;
+}
+
+const MULTISIG_SIGNER_SLOTS = 11;
+
+function tokenAccountInfo(account: TokenAccount, decimals: number): Record<string, unknown> {
+  return {
+    mint: account.mint,
+    owner: account.owner,
+    tokenAmount: uiTokenAmount(account.amount, decimals),
+    ...(account.delegate === null ? {} : { delegate: account.delegate }),
+    state: account.state,
+    isNative: account.isNative !== null,
+    ...(account.isNative === null ? {} : { rentExemptReserve: uiTokenAmount(account.isNative, decimals) }),
+    ...(account.delegate === null
+      ? {}
+      : { delegatedAmount: uiTokenAmount(account.delegatedAmount, decimals) }),
+    ...(account.closeAuthority === null ? {} : { closeAuthority: account.closeAuthority }),
+  };
+}
+
+/** `extensions: [{ extension }]` when the account has any, as validators list them. */
+function extensionsOf(data: Uint8Array): { extensions?: { extension: string }[] } {
+  const types = extensionTypesOf(data);
+  if (types.length === 0) return {};
+  return {
+    extensions: types.map((type) => ({ extension: EXTENSION_TYPE_NAMES[type] ?? "unparseableExtension" })),
+  };
+}
+
+function multisigInfo(data: Uint8Array): Record<string, unknown> | undefined {
+  if (data.length !== MULTISIG_LENGTH || data[2] !== 1) return undefined;
+  const signers: string[] = [];
+  for (let slot = 0; slot < MULTISIG_SIGNER_SLOTS; slot += 1) {
+    const key = data.subarray(3 + slot * 32, 3 + (slot + 1) * 32);
+    if (key.some((byte) => byte !== 0)) signers.push(toBase58(key));
+  }
+  return { numRequiredSigners: data[0], numValidSigners: data[1], isInitialized: true, signers };
+}
+
+function parse(data: Uint8Array, mintDecimals: MintDecimals): ParsedAccountData["parsed"] | undefined {
+  const account = readTokenAccount(data);
+  if (account !== undefined) {
+    const decimals = mintDecimals(account.mint);
+    if (decimals === undefined) return undefined;
+    return { type: "account", info: { ...tokenAccountInfo(account, decimals), ...extensionsOf(data) } };
+  }
+  const mint = readMint(data);
+  if (mint !== undefined) {
+    return {
+      type: "mint",
+      info: {
+        mintAuthority: mint.mintAuthority,
+        supply: mint.supply.toString(),
+        decimals: mint.decimals,
+        isInitialized: mint.isInitialized,
+        freezeAuthority: mint.freezeAuthority,
+        ...extensionsOf(data),
+      },
+    };
+  }
+  const multisig = multisigInfo(data);
+  return multisig === undefined ? undefined : { type: "multisig", info: multisig };
+}
+
+/** The parsed form of data owned by `owner` (a token program), or undefined. */
+export function parseTokenAccountData(
+  owner: Address,
+  data: Uint8Array,
+  mintDecimals: MintDecimals,
+): ParsedAccountData | undefined {
+  const parsed = parse(data, mintDecimals);
+  if (parsed === undefined) return undefined;
+  return {
+    program: owner === TOKEN_2022_PROGRAM ? "spl-token-2022" : "spl-token",
+    parsed,
+    space: BigInt(data.length),
+  };
+}

@@ -1,0 +1,287 @@
+/**
+ * `jsonParsed` decoding of SPL Token and Token-2022 instructions (program "spl-token" for both,
+ * as on a validator): the instructions of the base token interface, tags 0 to 24. Extension
+ * instructions of Token-2022 (tags 25 and up), and data or account lists too short for their
+ * instruction, are not decoded: the caller shows them partially decoded, as a validator shows
+ * instructions its parser refuses.
+ */
+import type { Address } from "@solana/kit";
+
+import { toBase58 } from "../encoding.js";
+import { EXTENSION_TYPE_NAMES } from "../token/token-state.js";
+import { uiTokenAmount } from "./token-amount.js";
+
+export interface DecodedInstruction {
+  readonly type: string;
+  readonly info: Record<string, unknown>;
+}
+
+/** AuthorityType of SetAuthority, by its byte. */
+const AUTHORITY_TYPES = [
+  "mintTokens",
+  "freezeAccount",
+  "accountOwner",
+  "closeAccount",
+  "transferFeeConfig",
+  "withheldWithdraw",
+  "closeMint",
+  "interestRate",
+  "permanentDelegate",
+  "confidentialTransferMint",
+  "transferHookProgramId",
+  "confidentialTransferFeeConfig",
+  "metadataPointer",
+  "groupPointer",
+  "groupMemberPointer",
+  "scaledUiAmount",
+  "pause",
+] as const;
+/** The authority types that belong to a token account; the others belong to a mint. */
+const ACCOUNT_AUTHORITY_TYPES = new Set<string>(["accountOwner", "closeAccount"]);
+
+class NotDecodable extends Error {}
+
+/** Reads instruction data front to back; running past its end means "not decodable". */
+class DataReader {
+  private offset = 1;
+  constructor(private readonly data: Uint8Array) {}
+  private take(length: number): Uint8Array {
+    if (this.offset + length > this.data.length) throw new NotDecodable();
+    const bytes = this.data.subarray(this.offset, this.offset + length);
+    this.offset += length;
+    return bytes;
+  }
+  remaining(): number {
+    return this.data.length - this.offset;
+  }
+  rest(): Uint8Array {
+    return this.take(this.remaining());
+  }
+  u8(): number {
+    return this.take(1)[0]!;
+  }
+  u16(): number {
+    const bytes = this.take(2);
+    return bytes[0]! | (bytes[1]! << 8);
+  }
+  u64(): bigint {
+    const bytes = this.take(8);
+    return new DataView(bytes.buffer, bytes.byteOffset, 8).getBigUint64(0, true);
+  }
+  key(): Address {
+    return toBase58(this.take(32)) as Address;
+  }
+  /** A COption<Pubkey> in instruction data: 0, or 1 and the key. */
+  optionalKey(): Address | null {
+    const tag = this.u8();
+    if (tag === 0) return null;
+    if (tag === 1) return this.key();
+    throw new NotDecodable();
+  }
+}
+
+/** The instruction's accounts by position; a missing one means "not decodable". */
+function accountsOf(accounts: readonly Address[], needed: number) {
+  if (accounts.length < needed) throw new NotDecodable();
+  return (position: number): Address => accounts[position]!;
+}
+
+/**
+ * The authority of an instruction that a single owner or a multisig may sign: the account at
+ * `position` under `ownerName`, or, when signers follow it, as `multisigName` with `signers`.
+ */
+function authority(
+  accounts: readonly Address[],
+  position: number,
+  ownerName: string,
+  multisigName: string,
+): Record<string, unknown> {
+  const owner = accounts[position];
+  if (owner === undefined) return {};
+  if (accounts.length > position + 1) return { [multisigName]: owner, signers: accounts.slice(position + 1) };
+  return { [ownerName]: owner };
+}
+
+type Decoder = (accounts: readonly Address[], data: DataReader) => DecodedInstruction;
+
+const initializeMint =
+  (type: string, withRentSysvar: boolean): Decoder =>
+  (accounts, data) => {
+    const at = accountsOf(accounts, withRentSysvar ? 2 : 1);
+    const decimals = data.u8();
+    const mintAuthority = data.key();
+    const freezeAuthority = data.optionalKey();
+    return {
+      type,
+      info: {
+        mint: at(0),
+        decimals,
+        mintAuthority,
+        ...(withRentSysvar ? { rentSysvar: at(1) } : {}),
+        ...(freezeAuthority === null ? {} : { freezeAuthority }),
+      },
+    };
+  };
+
+const initializeMultisig =
+  (type: string, withRentSysvar: boolean): Decoder =>
+  (accounts, data) => {
+    const firstSigner = withRentSysvar ? 2 : 1;
+    const at = accountsOf(accounts, firstSigner + 1);
+    return {
+      type,
+      info: {
+        multisig: at(0),
+        ...(withRentSysvar ? { rentSysvar: at(1) } : {}),
+        signers: accounts.slice(firstSigner),
+        m: data.u8(),
+      },
+    };
+  };
+
+/** Amount instructions: `{ first, second, amount }` signed by an authority at position 2. */
+const withAmount =
+  (type: string, first: string, second: string, ownerName: string, multisigName: string): Decoder =>
+  (accounts, data) => {
+    const at = accountsOf(accounts, 3);
+    return {
+      type,
+      info: {
+        [first]: at(0),
+        [second]: at(1),
+        amount: data.u64().toString(),
+        ...authority(accounts, 2, ownerName, multisigName),
+      },
+    };
+  };
+
+/** Checked instructions: an amount with the mint's decimals, shown as a token amount. */
+const checked =
+  (type: string, names: readonly string[], ownerName: string, multisigName: string): Decoder =>
+  (accounts, data) => {
+    const at = accountsOf(accounts, names.length + 1);
+    const amount = data.u64();
+    const decimals = data.u8();
+    return {
+      type,
+      info: {
+        ...Object.fromEntries(names.map((name, position) => [name, at(position)])),
+        tokenAmount: uiTokenAmount(amount, decimals),
+        ...authority(accounts, names.length, ownerName, multisigName),
+      },
+    };
+  };
+
+/** Instructions without data: named accounts, then an optional authority. */
+const accountsOnly =
+  (type: string, names: readonly string[], signer?: readonly [string, string]): Decoder =>
+  (accounts) => {
+    const at = accountsOf(accounts, names.length + (signer === undefined ? 0 : 1));
+    return {
+      type,
+      info: {
+        ...Object.fromEntries(names.map((name, position) => [name, at(position)])),
+        ...(signer === undefined ? {} : authority(accounts, names.length, signer[0], signer[1])),
+      },
+    };
+  };
+
+const initializeAccountWithOwner =
+  (type: string, withRentSysvar: boolean): Decoder =>
+  (accounts, data) => {
+    const at = accountsOf(accounts, withRentSysvar ? 3 : 2);
+    return {
+      type,
+      info: {
+        account: at(0),
+        mint: at(1),
+        owner: data.key(),
+        ...(withRentSysvar ? { rentSysvar: at(2) } : {}),
+      },
+    };
+  };
+
+const setAuthority: Decoder = (accounts, data) => {
+  const at = accountsOf(accounts, 2);
+  const authorityType = AUTHORITY_TYPES[data.u8()];
+  if (authorityType === undefined) throw new NotDecodable();
+  const newAuthority = data.optionalKey();
+  return {
+    type: "setAuthority",
+    info: {
+      [ACCOUNT_AUTHORITY_TYPES.has(authorityType) ? "account" : "mint"]: at(0),
+      authorityType,
+      newAuthority,
+      ...authority(accounts, 1, "authority", "multisigAuthority"),
+    },
+  };
+};
+
+/** Decoders by the instruction's first byte. */
+const DECODERS: Readonly<Record<number, Decoder>> = {
+  0: initializeMint("initializeMint", true),
+  1: accountsOnly("initializeAccount", ["account", "mint", "owner", "rentSysvar"]),
+  2: initializeMultisig("initializeMultisig", true),
+  3: withAmount("transfer", "source", "destination", "authority", "multisigAuthority"),
+  4: withAmount("approve", "source", "delegate", "owner", "multisigOwner"),
+  5: accountsOnly("revoke", ["source"], ["owner", "multisigOwner"]),
+  6: setAuthority,
+  7: withAmount("mintTo", "mint", "account", "mintAuthority", "multisigMintAuthority"),
+  8: withAmount("burn", "account", "mint", "authority", "multisigAuthority"),
+  9: accountsOnly("closeAccount", ["account", "destination"], ["owner", "multisigOwner"]),
+  10: accountsOnly("freezeAccount", ["account", "mint"], ["freezeAuthority", "multisigFreezeAuthority"]),
+  11: accountsOnly("thawAccount", ["account", "mint"], ["freezeAuthority", "multisigFreezeAuthority"]),
+  12: checked("transferChecked", ["source", "mint", "destination"], "authority", "multisigAuthority"),
+  13: checked("approveChecked", ["source", "mint", "delegate"], "owner", "multisigOwner"),
+  14: checked("mintToChecked", ["mint", "account"], "mintAuthority", "multisigMintAuthority"),
+  15: checked("burnChecked", ["account", "mint"], "authority", "multisigAuthority"),
+  16: initializeAccountWithOwner("initializeAccount2", true),
+  17: accountsOnly("syncNative", ["account"]),
+  18: initializeAccountWithOwner("initializeAccount3", false),
+  19: initializeMultisig("initializeMultisig2", false),
+  20: initializeMint("initializeMint2", false),
+  // GetAccountDataSize, with the extension types (u16 each) the new account will carry.
+  21: (accounts, data) => {
+    const at = accountsOf(accounts, 1);
+    const extensionTypes: string[] = [];
+    while (data.remaining() > 0) {
+      const extension = EXTENSION_TYPE_NAMES[data.u16()];
+      if (extension === undefined) throw new NotDecodable();
+      extensionTypes.push(extension);
+    }
+    return {
+      type: "getAccountDataSize",
+      info: { mint: at(0), ...(extensionTypes.length === 0 ? {} : { extensionTypes }) },
+    };
+  },
+  22: accountsOnly("initializeImmutableOwner", ["account"]),
+  23: (accounts, data) => {
+    const at = accountsOf(accounts, 1);
+    return { type: "amountToUiAmount", info: { mint: at(0), amount: data.u64().toString() } };
+  },
+  24: (accounts, data) => {
+    const at = accountsOf(accounts, 1);
+    let uiAmount: string;
+    try {
+      uiAmount = new TextDecoder("utf-8", { fatal: true }).decode(data.rest());
+    } catch {
+      throw new NotDecodable();
+    }
+    return { type: "uiAmountToAmount", info: { mint: at(0), uiAmount } };
+  },
+};
+
+/** The instruction's type and info, or undefined when it is not decoded here. */
+export function decodeTokenInstruction(
+  accounts: readonly Address[],
+  data: Uint8Array,
+): DecodedInstruction | undefined {
+  const decoder = data.length === 0 ? undefined : DECODERS[data[0]!];
+  if (decoder === undefined) return undefined;
+  try {
+    return decoder(accounts, new DataReader(data));
+  } catch (error) {
+    if (error instanceof NotDecodable) return undefined;
+    throw error;
+  }
+}
