@@ -257,18 +257,26 @@ describe("Attestor on the local ledger", () => {
     // Given an attestor of an agent nobody registered
     const queueDir = newQueueDir();
     const unregistered = { ...options(queueDir, { maxBatchAttempts: 2, retryDelayMs: 10 }) };
+    const nobodysAgent = newSecretKey();
     const attestor = await Attestor.open({
       ...unregistered,
-      client: { ...unregistered.client, agentKeypair: newSecretKey() },
+      client: { ...unregistered.client, agentKeypair: nobodysAgent },
     });
     // When an action is recorded and flushed
     const { receipt } = attestor.record({ actionType: "ToolCall", payload: "nobody's agent" });
     await attestor.flush();
-    // Then its receipt rejects with the named error, whose cause says why
+    // Then its receipt rejects with the named error, whose cause says why: both made on the
+    // attestor's sender thread, with their codes and contexts intact on this one
+    const agentAddress = await addressOf(nobodysAgent);
     await assert.rejects(receipt, (error) => {
       assert.ok(isAbasError(error, ABAS_RUNTIME__ATTESTOR_BATCH_FAILED));
-      assert.equal(error.context.attempts, 2);
+      assert.deepEqual(
+        { ...error.context },
+        { __code: ABAS_RUNTIME__ATTESTOR_BATCH_FAILED, queueDir, batchId: 1, itemCount: 1, attempts: 2 },
+      );
       assert.ok(isAbasError(error.cause, ABAS_RUNTIME__AGENT_NOT_REGISTERED));
+      assert.equal(error.cause.context.agent, agentAddress);
+      assert.match(error.cause.message, new RegExp(agentAddress));
       return true;
     });
     assert.equal(attestor.metrics.failed, 1);
