@@ -141,6 +141,43 @@ describe("Attestor on the local ledger", () => {
     await attestor.close();
   });
 
+  it("closes a batch on disk only once the promises its onReceipt hook returned have settled", async () => {
+    // Given a hook that saves each receipt asynchronously, held until the test lets it go
+    const queueDir = newQueueDir();
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const saved: string[] = [];
+    const attestor = await Attestor.open(
+      options(queueDir, {
+        maxBatchDelayMs: 3_600_000,
+        onReceipt: async (receipt) => {
+          await released;
+          saved.push(receipt.actionHash);
+        },
+      }),
+    );
+    const recorded = [1, 2].map((index) =>
+      attestor.record({ actionType: "ToolCall", payload: `held ${index}` }),
+    );
+    // When the batch is confirmed while the hook still holds its receipts
+    let flushed = false;
+    const flushing = attestor.flush().then(() => (flushed = true));
+    await Promise.all(recorded.map((action) => action.receipt));
+    // Then the receipts are out, but the batch is not closed on disk and flush waits
+    assert.equal(attestor.metrics.confirmed, 2);
+    assert.doesNotMatch(readFileSync(join(queueDir, QUEUE_FILE_NAME), "utf8"), /"d":/);
+    assert.equal(flushed, false);
+    // And once the hook is done, flush returns with both receipts saved and the queue file emptied
+    release();
+    await flushing;
+    assert.deepEqual(
+      saved,
+      recorded.map((action) => action.actionHash),
+    );
+    assert.equal(readFileSync(join(queueDir, QUEUE_FILE_NAME), "utf8"), "");
+    await attestor.close();
+  });
+
   it("continues a batch the ledger already holds instead of recording it again", async () => {
     // Given a batch that an attestor completed...
     const queueDir = newQueueDir();

@@ -44,6 +44,9 @@ export type AttestorMetrics = Readonly<{
 
 type Waiter = { resolve: (receipt: BatchItemReceipt) => void; reject: (error: unknown) => void };
 
+/** Past this size the queue file is cut whenever nothing is left to do, not only at a flush. */
+const QUEUE_FILE_CUT_BYTES = 1 << 20;
+
 /**
  * The sender thread runs this module's sibling. From TypeScript source (the repository's
  * `abas-source` condition) a thread does not inherit the module hooks of the one that starts it,
@@ -86,6 +89,9 @@ export class Attestor {
   #nextActionId: number;
   #batchesInFlight = 0;
   #actionsInFlight = 0;
+  /** Confirmed, their receipts being delivered, their batches not closed on disk yet. */
+  #delivering = 0;
+  #flushing = 0;
   #confirmed = 0;
   #failed = 0;
   #closing: Promise<void> | undefined;
@@ -188,7 +194,7 @@ export class Attestor {
 
   get metrics(): AttestorMetrics {
     return {
-      queued: this.#pending - this.#actionsInFlight,
+      queued: this.#pending - this.#actionsInFlight - this.#delivering,
       inFlight: this.#actionsInFlight,
       batchesInFlight: this.#batchesInFlight,
       confirmed: this.#confirmed,
@@ -198,13 +204,16 @@ export class Attestor {
 
   /** Sends every queued action now, without waiting for full batches, and waits until none is queued or in flight. */
   async flush(): Promise<void> {
+    this.#flushing += 1;
     this.#post({ type: "flush", change: 1 });
     try {
+      this.#notifyIfIdle();
       while (this.#pending > 0) {
         if (this.#senderError !== undefined) throw this.#senderError;
         await new Promise<void>((resolve) => this.#idleWaiters.push(resolve));
       }
     } finally {
+      this.#flushing -= 1;
       this.#post({ type: "flush", change: -1 });
     }
   }
@@ -265,20 +274,28 @@ export class Attestor {
       this.#batchesInFlight += 1;
       this.#actionsInFlight += message.actionIds.length;
     } else if (message.type === "confirmed") {
+      const count = message.actionIds.length;
       // Counted first: whoever awaits a receipt sees the metrics of its batch settled.
-      this.#settle(message.actionIds.length, "confirmed");
+      this.#batchesInFlight -= 1;
+      this.#actionsInFlight -= count;
+      this.#delivering += count;
+      this.#confirmed += count;
       const { onReceipt } = this.#options;
+      const deliveries: Array<Promise<void>> = [];
       message.receipts.forEach((receipt, index) => {
         const id = message.actionIds[index]!;
         this.#waiters.get(id)?.resolve(receipt);
         this.#waiters.delete(id);
-        onReceipt(receipt);
+        const delivery = onReceipt(receipt);
+        if (delivery !== undefined) deliveries.push(delivery);
       });
-      // Written after the receipts are delivered: a crash in between delivers them again, never loses them.
-      this.#journal.appendBatchDone(message.batchId);
-      this.#notifyIfIdle();
+      if (deliveries.length === 0) this.#closeBatch(message.batchId, count);
+      else void Promise.all(deliveries).then(() => this.#closeBatch(message.batchId, count));
     } else if (message.type === "failed") {
-      this.#settle(message.actionIds.length, "failed");
+      this.#batchesInFlight -= 1;
+      this.#actionsInFlight -= message.actionIds.length;
+      this.#pending -= message.actionIds.length;
+      this.#failed += message.actionIds.length;
       const failure = fromThreadError(message.error);
       for (const id of message.actionIds) {
         this.#waiters.get(id)?.reject(failure);
@@ -290,21 +307,23 @@ export class Attestor {
     }
   }
 
-  #settle(actions: number, outcome: "confirmed" | "failed"): void {
-    this.#batchesInFlight -= 1;
-    this.#actionsInFlight -= actions;
-    this.#pending -= actions;
-    if (outcome === "confirmed") this.#confirmed += actions;
-    else this.#failed += actions;
+  /** Written once the batch's receipts are delivered: a crash before delivers them again, never loses them. */
+  #closeBatch(batchId: number, count: number): void {
+    this.#journal.appendBatchDone(batchId);
+    this.#delivering -= count;
+    this.#pending -= count;
+    this.#notifyIfIdle();
   }
 
   #notifyIfIdle(): void {
     this.#updateKeepAlive();
     if (this.#pending > 0) return;
     // Nothing is left to do: the queue file starts over rather than grow for as long as the agent
-    // runs. Not after a failed batch: it stays in the file for the next open. The sender thread
-    // writes to the file only while it holds actions, so none of its lines is cut.
-    if (this.#journalHasEntries && this.#failed === 0) {
+    // runs; at a flush, or once it is large, since cutting a file costs the recording thread a
+    // disk operation. Not after a failed batch: it stays in the file for the next open. The
+    // sender thread writes to the file only while it holds actions, so none of its lines is cut.
+    const worthCutting = this.#flushing > 0 || this.#journal.size() >= QUEUE_FILE_CUT_BYTES;
+    if (this.#journalHasEntries && this.#failed === 0 && worthCutting) {
       this.#journal.truncate();
       this.#journalHasEntries = false;
     }

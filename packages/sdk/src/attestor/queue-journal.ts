@@ -8,6 +8,7 @@ import {
   closeSync,
   existsSync,
   fdatasyncSync,
+  fstatSync,
   fsyncSync,
   ftruncateSync,
   openSync,
@@ -219,6 +220,11 @@ export class QueueJournal {
     ftruncateSync(this.#fd, 0);
     fdatasyncSync(this.#fd);
     this.#unsynced = false;
+  }
+
+  /** The file's size in bytes. */
+  size(): number {
+    return fstatSync(this.#fd).size;
   }
 
   /** Lines the other thread wrote without flushing them: the next `sync` flushes the file. */
