@@ -75,6 +75,7 @@ export async function runProxy(config: ProxyConfig, streams: ProxyStreams): Prom
   const agent = await loadKeypair(config.agentKeypair, "agentKeypair");
   const { queueDir, receiptsDir } = defaultFolders(agent.address, config);
   mkdirSync(queueDir, { recursive: true, mode: 0o700 });
+  mkdirSync(receiptsDir, { recursive: true });
   const calls = new CallJournal(queueDir, config.durability);
   let attestor: Attestor;
   try {

@@ -5,7 +5,7 @@
  * a receipt delivered again after a restart replaces it with the same content, never a second file.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { mkdir, rename, writeFile } from "node:fs/promises";
+import { rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
 import {
@@ -35,9 +35,11 @@ export function receiptFilePath(folder: string, actionHash: string): string {
 
 let asideFiles = 0;
 
-/** Writes with the file system's own threads: the proxy's thread goes on forwarding meanwhile. */
+/**
+ * Writes into an existing folder, with the file system's own threads: the proxy's thread goes on
+ * forwarding meanwhile.
+ */
 export async function writeReceiptFile(folder: string, content: ReceiptFile): Promise<string> {
-  await mkdir(folder, { recursive: true });
   const path = receiptFilePath(folder, content.receipt.actionHash);
   // Its own name per write: two identical calls (the same hash) may be saved at the same time.
   const aside = `${path}.${process.pid}.${(asideFiles += 1)}.tmp`;
