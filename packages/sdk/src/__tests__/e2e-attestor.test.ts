@@ -3,6 +3,7 @@
  * cut by size and by delay, flush, resume of a batch the ledger already holds, and its named errors.
  */
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -176,6 +177,30 @@ describe("Attestor on the local ledger", () => {
     );
     assert.equal(readFileSync(join(queueDir, QUEUE_FILE_NAME), "utf8"), "");
     await attestor.close();
+  });
+
+  it("lets a process that never closes its attestor exit once its actions have their receipts", async () => {
+    // Given an agent process that records three actions, prints each receipt, and never calls close
+    const script = `
+      const { Attestor } = await import(${JSON.stringify(new URL("../attestor/index.ts", import.meta.url).href)});
+      const attestor = await Attestor.open({
+        client: { rpcUrl: ${JSON.stringify(ledger.rpcUrl)}, programId: ${JSON.stringify(ledger.programId)}, agentKeypair: Uint8Array.from(${JSON.stringify([...agentKeypair])}) },
+        operatorKeypair: Uint8Array.from(${JSON.stringify([...operatorKeypair])}),
+        queueDir: ${JSON.stringify(newQueueDir())},
+        maxBatchDelayMs: 100,
+        onReceipt: (receipt) => console.log(receipt.actionHash),
+      });
+      for (const index of [1, 2, 3]) attestor.record({ actionType: "ToolCall", payload: "left open " + index });`;
+    const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let printed = "";
+    child.stdout.on("data", (chunk: Buffer) => (printed += chunk.toString("utf8")));
+    // Then the process exits by itself, cleanly, after all three receipts: the sender thread kept
+    // it alive while they were due, and no longer
+    const code = await new Promise((resolve) => child.once("close", resolve));
+    assert.equal(code, 0);
+    assert.equal(printed.trim().split("\n").length, 3);
   });
 
   it("continues a batch the ledger already holds instead of recording it again", async () => {

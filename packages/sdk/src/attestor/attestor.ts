@@ -186,7 +186,8 @@ export class Attestor {
     );
     // A caller that never awaits the receipt must not crash the process when its batch fails.
     receipt.catch(() => {});
-    // Handed to the sender once the caller's current run ends, so that actions recorded together are batched together.
+    // Handed to the sender once the caller's current run ends: actions recorded together are
+    // batched together, and one message carries them.
     if (this.#outbox.push(action) === 1)
       queueMicrotask(() => this.#post({ type: "actions", actions: this.#outbox.splice(0) }));
     return { id: action.id, actionHash: action.actionHash, receipt };
