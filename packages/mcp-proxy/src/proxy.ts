@@ -75,6 +75,7 @@ export async function runProxy(config: ProxyConfig, streams: ProxyStreams): Prom
   const agent = await loadKeypair(config.agentKeypair, "agentKeypair");
   const { queueDir, receiptsDir } = defaultFolders(agent.address, config);
   mkdirSync(queueDir, { recursive: true, mode: 0o700 });
+  mkdirSync(receiptsDir, { recursive: true });
   const calls = new CallJournal(queueDir, config.durability);
   let attestor: Attestor;
   try {
@@ -88,13 +89,12 @@ export async function runProxy(config: ProxyConfig, streams: ProxyStreams): Prom
       queueDir,
       durability: config.durability,
       maxBatchDelayMs: config.maxBatchDelayMs,
-      onReceipt: (receipt) => {
-        try {
-          writeReceiptFile(receiptsDir, { call: calls.take(receipt.actionHash), receipt });
-        } catch (error) {
-          log(`cannot save the receipt of ${receipt.actionHash}: ${(error as Error).message}`);
-        }
-      },
+      // The attestor closes a batch on disk only once its receipts are saved.
+      onReceipt: (receipt) =>
+        writeReceiptFile(receiptsDir, { call: calls.take(receipt.actionHash), receipt }).catch(
+          (error: unknown) =>
+            log(`cannot save the receipt of ${receipt.actionHash}: ${(error as Error).message}`),
+        ),
     });
   } catch (error) {
     calls.close();

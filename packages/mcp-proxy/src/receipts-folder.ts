@@ -4,7 +4,8 @@
  * attests (`verifyReceiptFile`). A file is written once, whole (written aside, then renamed), so
  * a receipt delivered again after a restart replaces it with the same content, never a second file.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
 import {
@@ -32,12 +33,18 @@ export function receiptFilePath(folder: string, actionHash: string): string {
   return join(folder, `${actionHash}.json`);
 }
 
-export function writeReceiptFile(folder: string, content: ReceiptFile): string {
-  mkdirSync(folder, { recursive: true });
+let asideFiles = 0;
+
+/**
+ * Writes into an existing folder, with the file system's own threads: the proxy's thread goes on
+ * forwarding meanwhile.
+ */
+export async function writeReceiptFile(folder: string, content: ReceiptFile): Promise<string> {
   const path = receiptFilePath(folder, content.receipt.actionHash);
-  const aside = `${path}.${process.pid}.tmp`;
-  writeFileSync(aside, `${JSON.stringify(content, null, 2)}\n`, { mode: 0o600 });
-  renameSync(aside, path);
+  // Its own name per write: two identical calls (the same hash) may be saved at the same time.
+  const aside = `${path}.${process.pid}.${(asideFiles += 1)}.tmp`;
+  await writeFile(aside, `${JSON.stringify(content, null, 2)}\n`, { mode: 0o600 });
+  await rename(aside, path);
   return path;
 }
 

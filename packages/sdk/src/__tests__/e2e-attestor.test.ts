@@ -3,6 +3,7 @@
  * cut by size and by delay, flush, resume of a batch the ledger already holds, and its named errors.
  */
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -141,6 +142,67 @@ describe("Attestor on the local ledger", () => {
     await attestor.close();
   });
 
+  it("closes a batch on disk only once the promises its onReceipt hook returned have settled", async () => {
+    // Given a hook that saves each receipt asynchronously, held until the test lets it go
+    const queueDir = newQueueDir();
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const saved: string[] = [];
+    const attestor = await Attestor.open(
+      options(queueDir, {
+        maxBatchDelayMs: 3_600_000,
+        onReceipt: async (receipt) => {
+          await released;
+          saved.push(receipt.actionHash);
+        },
+      }),
+    );
+    const recorded = [1, 2].map((index) =>
+      attestor.record({ actionType: "ToolCall", payload: `held ${index}` }),
+    );
+    // When the batch is confirmed while the hook still holds its receipts
+    let flushed = false;
+    const flushing = attestor.flush().then(() => (flushed = true));
+    await Promise.all(recorded.map((action) => action.receipt));
+    // Then the receipts are out, but the batch is not closed on disk and flush waits
+    assert.equal(attestor.metrics.confirmed, 2);
+    assert.doesNotMatch(readFileSync(join(queueDir, QUEUE_FILE_NAME), "utf8"), /"d":/);
+    assert.equal(flushed, false);
+    // And once the hook is done, flush returns with both receipts saved and the queue file emptied
+    release();
+    await flushing;
+    assert.deepEqual(
+      saved,
+      recorded.map((action) => action.actionHash),
+    );
+    assert.equal(readFileSync(join(queueDir, QUEUE_FILE_NAME), "utf8"), "");
+    await attestor.close();
+  });
+
+  it("lets a process that never closes its attestor exit once its actions have their receipts", async () => {
+    // Given an agent process that records three actions, prints each receipt, and never calls close
+    const script = `
+      const { Attestor } = await import(${JSON.stringify(new URL("../attestor/index.ts", import.meta.url).href)});
+      const attestor = await Attestor.open({
+        client: { rpcUrl: ${JSON.stringify(ledger.rpcUrl)}, programId: ${JSON.stringify(ledger.programId)}, agentKeypair: Uint8Array.from(${JSON.stringify([...agentKeypair])}) },
+        operatorKeypair: Uint8Array.from(${JSON.stringify([...operatorKeypair])}),
+        queueDir: ${JSON.stringify(newQueueDir())},
+        maxBatchDelayMs: 100,
+        onReceipt: (receipt) => console.log(receipt.actionHash),
+      });
+      for (const index of [1, 2, 3]) attestor.record({ actionType: "ToolCall", payload: "left open " + index });`;
+    const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let printed = "";
+    child.stdout.on("data", (chunk: Buffer) => (printed += chunk.toString("utf8")));
+    // Then the process exits by itself, cleanly, after all three receipts: the sender thread kept
+    // it alive while they were due, and no longer
+    const code = await new Promise((resolve) => child.once("close", resolve));
+    assert.equal(code, 0);
+    assert.equal(printed.trim().split("\n").length, 3);
+  });
+
   it("continues a batch the ledger already holds instead of recording it again", async () => {
     // Given a batch that an attestor completed...
     const queueDir = newQueueDir();
@@ -257,18 +319,26 @@ describe("Attestor on the local ledger", () => {
     // Given an attestor of an agent nobody registered
     const queueDir = newQueueDir();
     const unregistered = { ...options(queueDir, { maxBatchAttempts: 2, retryDelayMs: 10 }) };
+    const nobodysAgent = newSecretKey();
     const attestor = await Attestor.open({
       ...unregistered,
-      client: { ...unregistered.client, agentKeypair: newSecretKey() },
+      client: { ...unregistered.client, agentKeypair: nobodysAgent },
     });
     // When an action is recorded and flushed
     const { receipt } = attestor.record({ actionType: "ToolCall", payload: "nobody's agent" });
     await attestor.flush();
-    // Then its receipt rejects with the named error, whose cause says why
+    // Then its receipt rejects with the named error, whose cause says why: both made on the
+    // attestor's sender thread, with their codes and contexts intact on this one
+    const agentAddress = await addressOf(nobodysAgent);
     await assert.rejects(receipt, (error) => {
       assert.ok(isAbasError(error, ABAS_RUNTIME__ATTESTOR_BATCH_FAILED));
-      assert.equal(error.context.attempts, 2);
+      assert.deepEqual(
+        { ...error.context },
+        { __code: ABAS_RUNTIME__ATTESTOR_BATCH_FAILED, queueDir, batchId: 1, itemCount: 1, attempts: 2 },
+      );
       assert.ok(isAbasError(error.cause, ABAS_RUNTIME__AGENT_NOT_REGISTERED));
+      assert.equal(error.cause.context.agent, agentAddress);
+      assert.match(error.cause.message, new RegExp(agentAddress));
       return true;
     });
     assert.equal(attestor.metrics.failed, 1);

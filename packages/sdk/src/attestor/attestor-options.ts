@@ -41,8 +41,10 @@ export type AttestorOptions = Readonly<{
   /**
    * Called with each action's receipt once its batch is complete on the ledger, also for actions
    * recorded before a restart. After a crash a receipt may be delivered again. Exceptions are ignored.
+   * It may return a promise (to save the receipt without holding up the caller's thread): the batch
+   * is closed on disk, and `flush` returns, only once the promises of its receipts have settled.
    */
-  onReceipt?: (receipt: BatchItemReceipt) => void;
+  onReceipt?: (receipt: BatchItemReceipt) => unknown;
 }>;
 
 export type ResolvedAttestorOptions = Readonly<{
@@ -55,7 +57,8 @@ export type ResolvedAttestorOptions = Readonly<{
   retryDelayMs: number;
   durability: QueueDurability;
   syncIntervalMs: number;
-  onReceipt: (receipt: BatchItemReceipt) => void;
+  /** Returns a promise that never rejects when the hook returned one. */
+  onReceipt: (receipt: BatchItemReceipt) => Promise<void> | undefined;
 }>;
 
 function invalidOption(argument: string, reason: string): AbasError {
@@ -70,14 +73,18 @@ function integerOption(value: unknown, name: string, min: number, max: number, f
   return value;
 }
 
-function safeCallback(value: unknown): (receipt: BatchItemReceipt) => void {
-  if (value === undefined) return () => {};
+function safeCallback(value: unknown): (receipt: BatchItemReceipt) => Promise<void> | undefined {
+  if (value === undefined) return () => undefined;
   if (typeof value !== "function") throw invalidOption("onReceipt", "expected a function");
+  const ignore = (): void => {
+    // See AttestorOptions.onReceipt: a hook must not stop the queue.
+  };
   return (receipt) => {
     try {
-      (value as (receipt: BatchItemReceipt) => void)(receipt);
+      const returned = (value as (receipt: BatchItemReceipt) => unknown)(receipt);
+      return returned instanceof Promise ? returned.then(ignore, ignore) : undefined;
     } catch {
-      // See AttestorOptions.onReceipt: a hook must not stop the queue.
+      return undefined;
     }
   };
 }

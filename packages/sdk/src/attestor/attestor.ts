@@ -1,17 +1,9 @@
 import { mkdirSync } from "node:fs";
-import { performance } from "node:perf_hooks";
+import { Worker } from "node:worker_threads";
 
-import {
-  ABAS_RUNTIME__ATTESTOR_BATCH_FAILED,
-  ABAS_SDK__ATTESTOR_CLOSED,
-  ABAS_SDK__ATTESTOR_QUEUE_FULL,
-  AbasError,
-} from "@abas/errors";
-import { computeCommitment, hexToBytes, SALT_SIZE, type ActionType } from "@abas/program-client";
-import type { TransactionSigner } from "@solana/kit";
+import { ABAS_SDK__ATTESTOR_CLOSED, ABAS_SDK__ATTESTOR_QUEUE_FULL, AbasError } from "@abas/errors";
 
-import { recordBatch, type PreparedBatchItem } from "../batch-attest.js";
-import { createClientContext, type ClientContext } from "../client-context.js";
+import { createClientContext } from "../client-context.js";
 import { prepareKeypair } from "../keypair.js";
 import type { BatchItemReceipt } from "../receipts.js";
 import {
@@ -19,9 +11,12 @@ import {
   type AttestorOptions,
   type ResolvedAttestorOptions,
 } from "./attestor-options.js";
-import { QueueJournal, type QueuedAction, type QueuedBatch } from "./queue-journal.js";
+import type { FromSender, ToSender } from "./batch-sender.js";
+import { QueueJournal, type QueuedAction } from "./queue-journal.js";
 import { lockQueueDirectory } from "./queue-lock.js";
 import { prepareQueuedAction, type RecordInput } from "./record-input.js";
+import type { SenderSetup } from "./sender-thread.js";
+import { fromThreadError } from "./thread-errors.js";
 
 /** What `record` hands back at once. */
 export type RecordedAction = Readonly<{
@@ -48,17 +43,23 @@ export type AttestorMetrics = Readonly<{
 }>;
 
 type Waiter = { resolve: (receipt: BatchItemReceipt) => void; reject: (error: unknown) => void };
-type UnbatchedAction = { action: QueuedAction; queuedAt: number };
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+/** Past this size the queue file is cut whenever nothing is left to do, not only at a flush. */
+const QUEUE_FILE_CUT_BYTES = 1 << 20;
 
-function toPreparedItem(action: QueuedAction): PreparedBatchItem {
-  const actionHash = hexToBytes(action.actionHash, 32);
-  const actionType = action.actionType as ActionType;
-  if (action.salt === undefined)
-    return { actionHash, actionType, privacyMode: false, storedHash: actionHash };
-  const salt = hexToBytes(action.salt, SALT_SIZE);
-  return { actionHash, actionType, privacyMode: true, storedHash: computeCommitment(salt, actionHash), salt };
+/**
+ * The sender thread runs this module's sibling. From TypeScript source (the repository's
+ * `abas-source` condition) a thread does not inherit the module hooks of the one that starts it,
+ * so it first registers the loader the repository runs its source with, tsx.
+ */
+function startSenderThread(setup: SenderSetup): Worker {
+  const options = { workerData: setup };
+  if (!import.meta.url.endsWith(".ts"))
+    return new Worker(new URL("./sender-thread.js", import.meta.url), options);
+  const entry = new URL("./sender-thread.ts", import.meta.url).href;
+  const loader = import.meta.resolve("tsx/esm/api");
+  const bootstrap = `import(${JSON.stringify(loader)}).then(({ register }) => { register(); return import(${JSON.stringify(entry)}); });`;
+  return new Worker(bootstrap, { ...options, eval: true });
 }
 
 /**
@@ -76,69 +77,90 @@ function toPreparedItem(action: QueuedAction): PreparedBatchItem {
  * ```
  */
 export class Attestor {
-  readonly #context: ClientContext;
-  readonly #operator: TransactionSigner;
   readonly #options: ResolvedAttestorOptions;
   readonly #journal: QueueJournal;
   readonly #releaseLock: () => void;
-  readonly #unbatched: UnbatchedAction[] = [];
+  readonly #sender: Worker;
   readonly #waiters = new Map<number, Waiter>();
   readonly #idleWaiters: Array<() => void> = [];
+  readonly #outbox: QueuedAction[] = [];
+  /** Recorded or resumed, and neither confirmed nor failed yet. */
+  #pending: number;
   #nextActionId: number;
-  #nextBatchId: number;
   #batchesInFlight = 0;
   #actionsInFlight = 0;
+  /** Confirmed, their receipts being delivered, their batches not closed on disk yet. */
+  #delivering = 0;
+  #flushing = 0;
   #confirmed = 0;
   #failed = 0;
-  #flushing = 0;
-  #pumpScheduled = false;
-  #batchTimer: NodeJS.Timeout | undefined;
-  #syncTimer: NodeJS.Timeout | undefined;
   #closing: Promise<void> | undefined;
+  #senderStopped: Promise<void>;
+  #senderClosed: (() => void) | undefined;
+  #senderError: unknown;
   #journalHasEntries = true;
 
   private constructor(
-    context: ClientContext,
-    operator: TransactionSigner,
     options: ResolvedAttestorOptions,
+    journal: QueueJournal,
     releaseLock: () => void,
+    sender: Worker,
+    pending: number,
+    nextActionId: number,
   ) {
-    this.#context = context;
-    this.#operator = operator;
     this.#options = options;
+    this.#journal = journal;
     this.#releaseLock = releaseLock;
+    this.#sender = sender;
+    this.#pending = pending;
+    this.#nextActionId = nextActionId;
+    this.#senderStopped = new Promise((resolve) => sender.once("exit", () => resolve()));
+  }
+
+  /**
+   * Opens the queue directory (taking its lock), and resumes what a previous run left: batches
+   * already cut are completed, queued actions are batched. Batches are built, signed and sent on
+   * a thread of the attestor's own, so they never hold up the thread that calls `record`.
+   */
+  static async open(options: AttestorOptions): Promise<Attestor> {
+    const resolved = resolveAttestorOptions(options);
+    const context = createClientContext(options.client);
+    const [agent, operator] = await Promise.all([
+      context.agent.getSigner(),
+      prepareKeypair(options.operatorKeypair, "operatorKeypair").getSigner(),
+    ]);
+    mkdirSync(resolved.queueDir, { recursive: true });
+    const releaseLock = lockQueueDirectory(resolved.queueDir);
     let opened: ReturnType<typeof QueueJournal.open>;
     try {
-      opened = QueueJournal.open(options.queueDir, options.durability);
+      opened = QueueJournal.open(resolved.queueDir, resolved.durability);
     } catch (error) {
       releaseLock();
       throw error;
     }
     const { journal, backlog } = opened;
-    this.#journal = journal;
-    this.#nextActionId = backlog.nextActionId;
-    this.#nextBatchId = backlog.nextBatchId;
-    // Actions left from a previous run have waited long enough: they go out at once.
-    for (const action of backlog.unbatched) this.#unbatched.push({ action, queuedAt: -Infinity });
-    for (const { batch, actions } of backlog.openBatches) this.#startBatch(batch, actions);
-    if (options.durability === "write") {
-      this.#syncTimer = setInterval(() => this.#journal.sync(), options.syncIntervalMs);
-      this.#syncTimer.unref();
+    const { maxQueuedActions: _bound, onReceipt: _hook, ...senderOptions } = resolved;
+    const setup: SenderSetup = {
+      journalFd: journal.fd,
+      settings: context.settings,
+      agentKeyPair: agent.keyPair,
+      operatorKeyPair: operator.keyPair,
+      options: senderOptions,
+      backlog,
+    };
+    const sender = startSenderThread(setup);
+    const pending =
+      backlog.unbatched.length + backlog.openBatches.reduce((sum, { actions }) => sum + actions.length, 0);
+    const attestor = new Attestor(resolved, journal, releaseLock, sender, pending, backlog.nextActionId);
+    try {
+      await attestor.#startSender();
+    } catch (error) {
+      await sender.terminate();
+      journal.close();
+      releaseLock();
+      throw error;
     }
-    this.#schedulePump();
-  }
-
-  /**
-   * Opens the queue directory (taking its lock), and resumes what a previous run left: batches
-   * already cut are completed, queued actions are batched.
-   */
-  static async open(options: AttestorOptions): Promise<Attestor> {
-    const resolved = resolveAttestorOptions(options);
-    const context = createClientContext(options.client);
-    const operator = await prepareKeypair(options.operatorKeypair, "operatorKeypair").getSigner();
-    mkdirSync(resolved.queueDir, { recursive: true });
-    const releaseLock = lockQueueDirectory(resolved.queueDir);
-    return new Attestor(context, operator, resolved, releaseLock);
+    return attestor;
   }
 
   /**
@@ -149,26 +171,31 @@ export class Attestor {
   record(input: RecordInput): RecordedAction {
     const { queueDir, maxQueuedActions } = this.#options;
     if (this.#closing !== undefined) throw new AbasError(ABAS_SDK__ATTESTOR_CLOSED, { queueDir });
-    if (this.#unbatched.length + this.#actionsInFlight >= maxQueuedActions) {
+    if (this.#pending >= maxQueuedActions) {
       throw new AbasError(ABAS_SDK__ATTESTOR_QUEUE_FULL, { queueDir, maxQueuedActions });
     }
     const action = prepareQueuedAction(input, this.#nextActionId);
     this.#journal.appendAction(action);
     this.#journalHasEntries = true;
     this.#nextActionId += 1;
-    this.#unbatched.push({ action, queuedAt: performance.now() });
+    this.#pending += 1;
+    // While actions await their batches the sender thread keeps the process alive.
+    if (this.#pending === 1) this.#sender.ref();
     const receipt = new Promise<BatchItemReceipt>((resolve, reject) =>
       this.#waiters.set(action.id, { resolve, reject }),
     );
     // A caller that never awaits the receipt must not crash the process when its batch fails.
     receipt.catch(() => {});
-    this.#schedulePump();
+    // Handed to the sender once the caller's current run ends: actions recorded together are
+    // batched together, and one message carries them.
+    if (this.#outbox.push(action) === 1)
+      queueMicrotask(() => this.#post({ type: "actions", actions: this.#outbox.splice(0) }));
     return { id: action.id, actionHash: action.actionHash, receipt };
   }
 
   get metrics(): AttestorMetrics {
     return {
-      queued: this.#unbatched.length,
+      queued: this.#pending - this.#actionsInFlight - this.#delivering,
       inFlight: this.#actionsInFlight,
       batchesInFlight: this.#batchesInFlight,
       confirmed: this.#confirmed,
@@ -179,119 +206,134 @@ export class Attestor {
   /** Sends every queued action now, without waiting for full batches, and waits until none is queued or in flight. */
   async flush(): Promise<void> {
     this.#flushing += 1;
+    this.#post({ type: "flush", change: 1 });
     try {
-      this.#pump();
-      while (!this.#isIdle()) await new Promise<void>((resolve) => this.#idleWaiters.push(resolve));
+      this.#notifyIfIdle();
+      while (this.#pending > 0) {
+        if (this.#senderError !== undefined) throw this.#senderError;
+        await new Promise<void>((resolve) => this.#idleWaiters.push(resolve));
+      }
     } finally {
       this.#flushing -= 1;
+      this.#post({ type: "flush", change: -1 });
     }
   }
 
-  /** Stops accepting actions, flushes, and releases the queue directory. */
+  /** Stops accepting actions, flushes, stops the sender thread, and releases the queue directory. */
   async close(): Promise<void> {
     this.#closing ??= (async () => {
-      await this.flush();
-      clearTimeout(this.#batchTimer);
-      clearInterval(this.#syncTimer);
-      this.#journal.close();
-      this.#releaseLock();
+      try {
+        await this.flush();
+      } finally {
+        await this.#stopSender();
+        this.#journal.close();
+        this.#releaseLock();
+      }
     })();
     await this.#closing;
   }
 
-  #isIdle(): boolean {
-    return this.#unbatched.length === 0 && this.#batchesInFlight === 0;
+  #post(message: ToSender): void {
+    if (this.#senderError === undefined) this.#sender.postMessage(message);
   }
 
-  #notifyIfIdle(): void {
-    if (!this.#isIdle()) return;
-    // Nothing is left to do: the queue file starts over rather than grow for as long as the agent
-    // runs. Not after a failed batch: it stays in the file for the next open.
-    if (this.#journalHasEntries && this.#failed === 0) {
-      this.#journal.truncate();
-      this.#journalHasEntries = false;
-    }
-    for (const resolve of this.#idleWaiters.splice(0)) resolve();
-  }
-
-  /** Cuts batches after the current call returns, so `record` itself never waits for one. */
-  #schedulePump(): void {
-    if (this.#pumpScheduled) return;
-    this.#pumpScheduled = true;
-    setImmediate(() => {
-      this.#pumpScheduled = false;
-      this.#pump();
+  /** Wires the sender thread's reports, and waits until it runs. */
+  #startSender(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.#sender.on("message", (message: FromSender) => {
+        if (message.type === "ready") {
+          this.#updateKeepAlive();
+          resolve();
+        } else this.#onSenderReport(message);
+      });
+      this.#sender.on("error", (error) => {
+        // Not a batch that failed (those are reported): the thread itself broke, so nothing more is sent.
+        this.#senderError = error;
+        reject(error);
+        for (const waiter of this.#waiters.values()) waiter.reject(error);
+        this.#waiters.clear();
+        for (const wake of this.#idleWaiters.splice(0)) wake();
+      });
     });
   }
 
-  /** Cuts and starts every batch that is full or due, as long as the in-flight bound allows. */
-  #pump(): void {
-    const { maxBatchSize, maxBatchDelayMs, maxInFlightBatches } = this.#options;
-    clearTimeout(this.#batchTimer);
-    this.#batchTimer = undefined;
-    while (this.#batchesInFlight < maxInFlightBatches && this.#unbatched.length > 0) {
-      const full = this.#unbatched.length >= maxBatchSize;
-      const due = this.#flushing > 0 || performance.now() - this.#unbatched[0]!.queuedAt >= maxBatchDelayMs;
-      if (!full && !due) break;
-      const actions = this.#unbatched.splice(0, maxBatchSize).map(({ action }) => action);
-      const batch: QueuedBatch = { id: this.#nextBatchId, actionIds: actions.map((action) => action.id) };
-      this.#journal.appendBatch(batch);
-      this.#nextBatchId += 1;
-      this.#startBatch(batch, actions);
+  async #stopSender(): Promise<void> {
+    if (this.#senderError === undefined) {
+      this.#sender.ref();
+      await new Promise<void>((resolve) => {
+        this.#senderClosed = resolve;
+        this.#sender.once("exit", () => resolve());
+        this.#sender.postMessage({ type: "close" } satisfies ToSender);
+      });
     }
-    if (this.#unbatched.length > 0 && this.#batchesInFlight < maxInFlightBatches) {
-      const waited = performance.now() - this.#unbatched[0]!.queuedAt;
-      this.#batchTimer = setTimeout(() => this.#pump(), Math.max(0, maxBatchDelayMs - waited));
+    await this.#sender.terminate();
+    await this.#senderStopped;
+  }
+
+  #onSenderReport(message: FromSender): void {
+    if (message.type === "started") {
+      this.#batchesInFlight += 1;
+      this.#actionsInFlight += message.actionIds.length;
+    } else if (message.type === "confirmed") {
+      const count = message.actionIds.length;
+      // Counted first: whoever awaits a receipt sees the metrics of its batch settled.
+      this.#batchesInFlight -= 1;
+      this.#actionsInFlight -= count;
+      this.#delivering += count;
+      this.#confirmed += count;
+      const { onReceipt } = this.#options;
+      const deliveries: Array<Promise<void>> = [];
+      message.receipts.forEach((receipt, index) => {
+        const id = message.actionIds[index]!;
+        this.#waiters.get(id)?.resolve(receipt);
+        this.#waiters.delete(id);
+        const delivery = onReceipt(receipt);
+        if (delivery !== undefined) deliveries.push(delivery);
+      });
+      if (deliveries.length === 0) this.#closeBatch(message.batchId, count);
+      else void Promise.all(deliveries).then(() => this.#closeBatch(message.batchId, count));
+    } else if (message.type === "failed") {
+      this.#batchesInFlight -= 1;
+      this.#actionsInFlight -= message.actionIds.length;
+      this.#pending -= message.actionIds.length;
+      this.#failed += message.actionIds.length;
+      const failure = fromThreadError(message.error);
+      for (const id of message.actionIds) {
+        this.#waiters.get(id)?.reject(failure);
+        this.#waiters.delete(id);
+      }
+      this.#notifyIfIdle();
+    } else if (message.type === "closed") {
+      this.#senderClosed?.();
     }
+  }
+
+  /** Written once the batch's receipts are delivered: a crash before delivers them again, never loses them. */
+  #closeBatch(batchId: number, count: number): void {
+    this.#journal.appendBatchDone(batchId);
+    this.#delivering -= count;
+    this.#pending -= count;
     this.#notifyIfIdle();
   }
 
-  #startBatch(batch: QueuedBatch, actions: QueuedAction[]): void {
-    this.#batchesInFlight += 1;
-    this.#actionsInFlight += actions.length;
-    void this.#sendBatch(batch, actions).finally(() => {
-      this.#batchesInFlight -= 1;
-      this.#actionsInFlight -= actions.length;
-      this.#pump();
-    });
+  #notifyIfIdle(): void {
+    this.#updateKeepAlive();
+    if (this.#pending > 0) return;
+    // Nothing is left to do: the queue file starts over rather than grow for as long as the agent
+    // runs; at a flush, or once it is large, since cutting a file costs the recording thread a
+    // disk operation. Not after a failed batch: it stays in the file for the next open. The
+    // sender thread writes to the file only while it holds actions, so none of its lines is cut.
+    const worthCutting = this.#flushing > 0 || this.#journal.size() >= QUEUE_FILE_CUT_BYTES;
+    if (this.#journalHasEntries && this.#failed === 0 && worthCutting) {
+      this.#journal.truncate();
+      this.#journalHasEntries = false;
+    }
+    for (const wake of this.#idleWaiters.splice(0)) wake();
   }
 
-  /** Records the batch, with retries; on success settles its actions' receipts and closes it on disk. */
-  async #sendBatch(batch: QueuedBatch, actions: QueuedAction[]): Promise<void> {
-    const { maxBatchAttempts, retryDelayMs, onReceipt, queueDir } = this.#options;
-    const prepared = actions.map(toPreparedItem);
-    let lastError: unknown;
-    for (let attempt = 1; attempt <= maxBatchAttempts; attempt++) {
-      try {
-        const result = await recordBatch(this.#context, this.#operator, prepared, {
-          resumeRecordedRoot: true,
-        });
-        result.receipts.forEach((receipt, index) => {
-          const id = actions[index]!.id;
-          this.#waiters.get(id)?.resolve(receipt);
-          this.#waiters.delete(id);
-          onReceipt(receipt);
-        });
-        // Written after the receipts are delivered: a crash in between delivers them again, never loses them.
-        this.#journal.appendBatchDone(batch.id);
-        this.#confirmed += actions.length;
-        return;
-      } catch (error) {
-        lastError = error;
-        if (attempt < maxBatchAttempts) await sleep(retryDelayMs * attempt);
-      }
-    }
-    const failure = new AbasError(ABAS_RUNTIME__ATTESTOR_BATCH_FAILED, {
-      queueDir,
-      batchId: batch.id,
-      itemCount: actions.length,
-      attempts: maxBatchAttempts,
-      cause: lastError,
-    });
-    for (const { id } of actions) {
-      this.#waiters.get(id)?.reject(failure);
-      this.#waiters.delete(id);
-    }
-    this.#failed += actions.length;
+  /** The sender thread keeps the process alive only while actions await their batches. */
+  #updateKeepAlive(): void {
+    if (this.#pending > 0) this.#sender.ref();
+    else this.#sender.unref();
   }
 }

@@ -8,6 +8,7 @@ import {
   closeSync,
   existsSync,
   fdatasyncSync,
+  fstatSync,
   fsyncSync,
   ftruncateSync,
   openSync,
@@ -166,6 +167,20 @@ export class QueueJournal {
     this.#durability = durability;
   }
 
+  /** The file descriptor, for `attach` on the sender's thread (threads of a process share descriptors). */
+  get fd(): number {
+    return this.#fd;
+  }
+
+  /**
+   * The same open file, for the attestor's sender thread: it appends batch lines and flushes the
+   * file; the opening thread appends the rest and closes it, after the sender has stopped. Each
+   * line is one `write` to a file opened for appending, so lines of the two threads never mix.
+   */
+  static attach(fd: number, durability: QueueDurability): QueueJournal {
+    return new QueueJournal(fd, durability);
+  }
+
   static open(
     queueDir: string,
     durability: QueueDurability,
@@ -205,6 +220,16 @@ export class QueueJournal {
     ftruncateSync(this.#fd, 0);
     fdatasyncSync(this.#fd);
     this.#unsynced = false;
+  }
+
+  /** The file's size in bytes. */
+  size(): number {
+    return fstatSync(this.#fd).size;
+  }
+
+  /** Lines the other thread wrote without flushing them: the next `sync` flushes the file. */
+  noteUnsynced(): void {
+    this.#unsynced = true;
   }
 
   /** Flushes what "write" durability or a done line left in the file cache. */

@@ -1,0 +1,172 @@
+/**
+ * The attestor's sending side, run on a thread of its own (`sender-thread.ts`) so that building,
+ * signing and sending transactions never holds up the thread that records: it cuts batches from
+ * the actions it is handed, fixes each on disk, records it with retries, and reports each batch's
+ * start and outcome. Receipts are delivered, and batches closed on disk, by the recording thread.
+ */
+import { ABAS_RUNTIME__ATTESTOR_BATCH_FAILED, AbasError } from "@abas/errors";
+import { computeCommitment, hexToBytes, SALT_SIZE, type ActionType } from "@abas/program-client";
+import type { TransactionSigner } from "@solana/kit";
+
+import { recordBatch, type PreparedBatchItem } from "../batch-attest.js";
+import type { ClientContext } from "../client-context.js";
+import type { BatchItemReceipt } from "../receipts.js";
+import type { ResolvedAttestorOptions } from "./attestor-options.js";
+import type { QueueBacklog, QueuedAction, QueuedBatch, QueueJournal } from "./queue-journal.js";
+import { toThreadError, type ThreadError } from "./thread-errors.js";
+
+export type SenderOptions = Omit<ResolvedAttestorOptions, "maxQueuedActions" | "onReceipt">;
+
+/** From the recording thread to the sender. */
+export type ToSender =
+  | { type: "actions"; actions: QueuedAction[] }
+  /** A flush began (+1) or ended (-1): while one runs, partial batches go out at once. */
+  | { type: "flush"; change: 1 | -1 }
+  | { type: "close" };
+
+/** From the sender to the recording thread. */
+export type FromSender =
+  | { type: "ready" }
+  | { type: "started"; batchId: number; actionIds: number[] }
+  | { type: "confirmed"; batchId: number; actionIds: number[]; receipts: BatchItemReceipt[] }
+  | { type: "failed"; batchId: number; actionIds: number[]; error: ThreadError }
+  | { type: "closed" };
+
+type UnbatchedAction = { action: QueuedAction; queuedAt: number };
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+function toPreparedItem(action: QueuedAction): PreparedBatchItem {
+  const actionHash = hexToBytes(action.actionHash, 32);
+  const actionType = action.actionType as ActionType;
+  if (action.salt === undefined)
+    return { actionHash, actionType, privacyMode: false, storedHash: actionHash };
+  const salt = hexToBytes(action.salt, SALT_SIZE);
+  return { actionHash, actionType, privacyMode: true, storedHash: computeCommitment(salt, actionHash), salt };
+}
+
+export class BatchSender {
+  readonly #context: ClientContext;
+  readonly #operator: TransactionSigner;
+  readonly #options: SenderOptions;
+  readonly #journal: QueueJournal;
+  readonly #report: (message: FromSender) => void;
+  readonly #unbatched: UnbatchedAction[] = [];
+  #nextBatchId: number;
+  #batchesInFlight = 0;
+  #flushing = 0;
+  #pumpScheduled = false;
+  #batchTimer: NodeJS.Timeout | undefined;
+  #syncTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    context: ClientContext,
+    operator: TransactionSigner,
+    options: SenderOptions,
+    journal: QueueJournal,
+    backlog: QueueBacklog,
+    report: (message: FromSender) => void,
+  ) {
+    this.#context = context;
+    this.#operator = operator;
+    this.#options = options;
+    this.#journal = journal;
+    this.#report = report;
+    this.#nextBatchId = backlog.nextBatchId;
+    // Actions left from a previous run have waited long enough: they go out at once.
+    for (const action of backlog.unbatched) this.#unbatched.push({ action, queuedAt: -Infinity });
+    for (const { batch, actions } of backlog.openBatches) this.#startBatch(batch, actions);
+    if (options.durability === "write") {
+      this.#syncTimer = setInterval(() => this.#journal.sync(), options.syncIntervalMs);
+    }
+    this.#schedulePump();
+  }
+
+  receive(message: ToSender): void {
+    if (message.type === "actions") {
+      // Written by the recording thread, not flushed yet with "write" durability: the next sync covers it.
+      this.#journal.noteUnsynced();
+      const queuedAt = performance.now();
+      for (const action of message.actions) this.#unbatched.push({ action, queuedAt });
+      this.#schedulePump();
+    } else if (message.type === "flush") {
+      this.#flushing += message.change;
+      this.#pump();
+    } else {
+      clearTimeout(this.#batchTimer);
+      clearInterval(this.#syncTimer);
+      this.#journal.sync();
+      this.#report({ type: "closed" });
+    }
+  }
+
+  /** Cuts batches once the messages at hand are read, so that one batch takes all of them. */
+  #schedulePump(): void {
+    if (this.#pumpScheduled) return;
+    this.#pumpScheduled = true;
+    setImmediate(() => {
+      this.#pumpScheduled = false;
+      this.#pump();
+    });
+  }
+
+  /** Cuts and starts every batch that is full or due, as long as the in-flight bound allows. */
+  #pump(): void {
+    const { maxBatchSize, maxBatchDelayMs, maxInFlightBatches } = this.#options;
+    clearTimeout(this.#batchTimer);
+    this.#batchTimer = undefined;
+    while (this.#batchesInFlight < maxInFlightBatches && this.#unbatched.length > 0) {
+      const full = this.#unbatched.length >= maxBatchSize;
+      const due = this.#flushing > 0 || performance.now() - this.#unbatched[0]!.queuedAt >= maxBatchDelayMs;
+      if (!full && !due) break;
+      const actions = this.#unbatched.splice(0, maxBatchSize).map(({ action }) => action);
+      const batch: QueuedBatch = { id: this.#nextBatchId, actionIds: actions.map((action) => action.id) };
+      this.#journal.appendBatch(batch);
+      this.#nextBatchId += 1;
+      this.#startBatch(batch, actions);
+    }
+    if (this.#unbatched.length > 0 && this.#batchesInFlight < maxInFlightBatches) {
+      const waited = performance.now() - this.#unbatched[0]!.queuedAt;
+      this.#batchTimer = setTimeout(() => this.#pump(), Math.max(0, maxBatchDelayMs - waited));
+    }
+  }
+
+  #startBatch(batch: QueuedBatch, actions: QueuedAction[]): void {
+    this.#batchesInFlight += 1;
+    this.#report({ type: "started", batchId: batch.id, actionIds: [...batch.actionIds] });
+    void this.#sendBatch(batch, actions).finally(() => {
+      this.#batchesInFlight -= 1;
+      this.#pump();
+    });
+  }
+
+  /** Records the batch, with retries, and reports its receipts or why it failed. */
+  async #sendBatch(batch: QueuedBatch, actions: QueuedAction[]): Promise<void> {
+    const { maxBatchAttempts, retryDelayMs, queueDir } = this.#options;
+    const prepared = actions.map(toPreparedItem);
+    const actionIds = [...batch.actionIds];
+    let lastError: unknown;
+    for (let attempt = 1; attempt <= maxBatchAttempts; attempt++) {
+      try {
+        const result = await recordBatch(this.#context, this.#operator, prepared, {
+          resumeRecordedRoot: true,
+        });
+        this.#report({ type: "confirmed", batchId: batch.id, actionIds, receipts: result.receipts });
+        // The recording thread writes the batch's done line after delivering its receipts.
+        this.#journal.noteUnsynced();
+        return;
+      } catch (error) {
+        lastError = error;
+        if (attempt < maxBatchAttempts) await sleep(retryDelayMs * attempt);
+      }
+    }
+    const failure = new AbasError(ABAS_RUNTIME__ATTESTOR_BATCH_FAILED, {
+      queueDir,
+      batchId: batch.id,
+      itemCount: actions.length,
+      attempts: maxBatchAttempts,
+      cause: lastError,
+    });
+    this.#report({ type: "failed", batchId: batch.id, actionIds, error: toThreadError(failure) });
+  }
+}
