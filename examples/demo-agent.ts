@@ -367,7 +367,7 @@ async function main(): Promise<void> {
   const recorded: { call: RecordedToolCall; receipt: BatchItemReceipt }[] = [];
   for (const { call, receipt } of pending) {
     const content = { call, receipt: await receipt };
-    writeReceiptFile(receiptsDir, content);
+    await writeReceiptFile(receiptsDir, content);
     recorded.push(content);
   }
   printRecordedCalls(receiptsDir, recorded);

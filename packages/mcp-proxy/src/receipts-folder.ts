@@ -5,7 +5,7 @@
  * a receipt delivered again after a restart replaces it with the same content, never a second file.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { rename, writeFile } from "node:fs/promises";
+import { mkdir, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
 import {
@@ -36,14 +36,21 @@ export function receiptFilePath(folder: string, actionHash: string): string {
 let asideFiles = 0;
 
 /**
- * Writes into an existing folder, with the file system's own threads: the proxy's thread goes on
- * forwarding meanwhile.
+ * Writes with the file system's own threads: the proxy's thread goes on forwarding meanwhile. The
+ * folder is made (0700) the first time it is missing.
  */
 export async function writeReceiptFile(folder: string, content: ReceiptFile): Promise<string> {
   const path = receiptFilePath(folder, content.receipt.actionHash);
   // Its own name per write: two identical calls (the same hash) may be saved at the same time.
   const aside = `${path}.${process.pid}.${(asideFiles += 1)}.tmp`;
-  await writeFile(aside, `${JSON.stringify(content, null, 2)}\n`, { mode: 0o600 });
+  const text = `${JSON.stringify(content, null, 2)}\n`;
+  try {
+    await writeFile(aside, text, { mode: 0o600 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    await mkdir(folder, { recursive: true, mode: 0o700 });
+    await writeFile(aside, text, { mode: 0o600 });
+  }
   await rename(aside, path);
   return path;
 }

@@ -60,7 +60,7 @@ export async function recordToolCallsInto(stack: SeededStack, folder: string): P
     const written: RecordedToolCall[] = [];
     for (const { call, receipt } of recorded) {
       const content = { call, receipt: await receipt };
-      writeReceiptFile(folder, content);
+      await writeReceiptFile(folder, content);
       written.push(content);
     }
     return written;
