@@ -180,7 +180,12 @@ export async function buildApp(options: AppOptions): Promise<AbasApp> {
           "onRequest",
           createApiKeyAuthHook({ apiKeys, rateLimiter, failedKeyLimiter, lastUsed }),
         );
-        await protectedApi.register(attestationRoutes, { db: options.db, listCache, listVersion });
+        await protectedApi.register(attestationRoutes, {
+          db: options.db,
+          dialect: options.dialect,
+          listCache,
+          listVersion,
+        });
         await protectedApi.register(agentRoutes, { db: options.db });
       });
     },

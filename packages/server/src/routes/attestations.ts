@@ -5,7 +5,7 @@ import {
   ListAttestationsQuery,
 } from "@abas/api-contract";
 import { ABAS_API__ATTESTATION_NOT_FOUND, AbasError } from "@abas/errors";
-import { getAttestation, listAttestations, type Database } from "@abas/db";
+import { getAttestation, listAttestationsJson, type Database, type Dialect } from "@abas/db";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { Kysely } from "kysely";
 
@@ -16,6 +16,7 @@ import { assertTimeRange, parseTimeParameter } from "../time-parameter.js";
 
 export interface AttestationRoutesOptions {
   readonly db: Kysely<Database>;
+  readonly dialect: Dialect;
   /** Serialised list pages, valid while `listVersion` is unchanged. */
   readonly listCache: ResponseCache;
   readonly listVersion: DataVersion;
@@ -23,7 +24,7 @@ export interface AttestationRoutesOptions {
 
 export const attestationRoutes: FastifyPluginAsyncTypebox<AttestationRoutesOptions> = async (
   app,
-  { db, listCache, listVersion },
+  { db, dialect, listCache, listVersion },
 ) => {
   app.get(
     "/attestations",
@@ -50,8 +51,12 @@ export const attestationRoutes: FastifyPluginAsyncTypebox<AttestationRoutesOptio
       const version = await listVersion.current();
       let page = listCache.get(request.url, version);
       if (page === undefined) {
-        const fresh = await listAttestations(db, { ...filters, since: sinceSeconds, until: untilSeconds });
-        page = listCache.set(request.url, version, JSON.stringify(fresh));
+        const body = await listAttestationsJson(db, dialect, {
+          ...filters,
+          since: sinceSeconds,
+          until: untilSeconds,
+        });
+        page = listCache.set(request.url, version, body);
       }
       void reply.header("etag", page.etag).header("cache-control", "private, no-cache");
       if (ifNoneMatchHits(request.headers["if-none-match"], page.etag)) return reply.code(304).send(null);
