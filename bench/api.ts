@@ -4,7 +4,7 @@
  * GET /api/v1/attestations?limit=20 (with an API key), a page deep in the listing by cursor, the
  * list filtered by agent and by action type, and pages by cursors spread over the whole listing
  * (distinct URLs, so the server's page cache cannot answer most of them). Each route's requests/s
- * is also given as a share of ping's, measured before and after the others in the same pass. The rows are inserted by set-based
+ * is also given as a share of ping's, measured in rounds alternating with the route's. The rows are inserted by set-based
  * INSERT … SELECT statements; the server runs as a child process (`abas-server`), autocannon in
  * this process. Writes bench/results/api.json and the figures in docs/api.md.
  *
@@ -46,8 +46,10 @@ const FLEET_SLOTS = 10_000;
 const FILTER_AGENT_RANK = 20;
 const INSERT_STATEMENT_ROWS = 100_000;
 const CONNECTIONS = 10;
-const DURATION_SECONDS = 8;
-const WARMUP_SECONDS = 2;
+/** Rounds of each route, each after a round of ping of the same length. */
+const ROUNDS = 3;
+const ROUND_SECONDS = 2;
+const WARMUP_SECONDS = 1;
 /**
  * Distinct cursor pages of the uncached route, requested in turn: twice what the server's page
  * cache holds, so a least-recently-used cache answers none of them.
@@ -302,12 +304,14 @@ interface RouteFigures {
   readonly route: string;
   readonly requestsPerSecond: number;
   readonly latencyMeanMs: number;
+  /** The highest median of the route's rounds. */
   readonly latencyP50Ms: number;
+  /** The highest 99th percentile of the route's rounds. */
   readonly latencyP99Ms: number;
   readonly requests: number;
-  readonly errors: number;
-  readonly non2xx: number;
-  /** requests/s divided by the mean of the ping route's, measured before and after the others. */
+  /** requests/s of ping in the rounds that alternated with this route's. */
+  readonly pingRequestsPerSecond: number;
+  /** requestsPerSecond / pingRequestsPerSecond. */
   readonly toPing: number;
 }
 
@@ -319,11 +323,11 @@ interface Route {
   readonly authenticated: boolean;
 }
 
-async function measure(route: Route, baseUrl: string, apiKey: string): Promise<Omit<RouteFigures, "toPing">> {
+function autocannonOptions(route: Route, baseUrl: string, apiKey: string) {
   const headers: Record<string, string> = route.authenticated ? { authorization: `Bearer ${apiKey}` } : {};
   const paths = route.paths;
   let next = 0;
-  const options = {
+  return {
     url: `${baseUrl}${route.path}`,
     headers,
     connections: CONNECTIONS,
@@ -340,26 +344,70 @@ async function measure(route: Route, baseUrl: string, apiKey: string): Promise<O
           ],
         }),
   };
-  await autocannon({ ...options, duration: WARMUP_SECONDS });
-  const result: Result = await autocannon({ ...options, duration: DURATION_SECONDS });
-  const requestsPerSecond = Math.round(result.requests.average);
-  const figures = {
+}
+
+interface Rounds {
+  readonly requests: number;
+  readonly seconds: number;
+  readonly latencyTotalMs: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+}
+
+const NO_ROUNDS: Rounds = { requests: 0, seconds: 0, latencyTotalMs: 0, p50Ms: 0, p99Ms: 0 };
+
+function addRound(rounds: Rounds, route: Route, result: Result): Rounds {
+  if (result.errors > 0 || result.non2xx > 0) {
+    throw new Error(`${route.route}: ${result.errors} errors and ${result.non2xx} non-2xx responses`);
+  }
+  return {
+    requests: rounds.requests + result.requests.total,
+    seconds: rounds.seconds + result.duration,
+    latencyTotalMs: rounds.latencyTotalMs + result.latency.average * result.requests.total,
+    p50Ms: Math.max(rounds.p50Ms, result.latency.p50),
+    p99Ms: Math.max(rounds.p99Ms, result.latency.p99),
+  };
+}
+
+/**
+ * The route in ROUNDS rounds of ROUND_SECONDS, each right after a round of ping of the same length:
+ * the load of a shared machine drifts, and the ratio compares rounds run under the same load.
+ */
+async function measureAgainstPing(
+  route: Route,
+  ping: Route,
+  baseUrl: string,
+  apiKey: string,
+): Promise<{ figures: RouteFigures; ping: Rounds }> {
+  const routeOptions = autocannonOptions(route, baseUrl, apiKey);
+  const pingOptions = autocannonOptions(ping, baseUrl, apiKey);
+  await autocannon({ ...routeOptions, duration: WARMUP_SECONDS });
+  let pingRounds = NO_ROUNDS;
+  let routeRounds = NO_ROUNDS;
+  for (let round = 0; round < ROUNDS; round++) {
+    pingRounds = addRound(pingRounds, ping, await autocannon({ ...pingOptions, duration: ROUND_SECONDS }));
+    routeRounds = addRound(
+      routeRounds,
+      route,
+      await autocannon({ ...routeOptions, duration: ROUND_SECONDS }),
+    );
+  }
+  const requestsPerSecond = Math.round(routeRounds.requests / routeRounds.seconds);
+  const pingRequestsPerSecond = Math.round(pingRounds.requests / pingRounds.seconds);
+  const figures: RouteFigures = {
     route: route.route,
     requestsPerSecond,
-    latencyMeanMs: Math.round(result.latency.average * 100) / 100,
-    latencyP50Ms: result.latency.p50,
-    latencyP99Ms: result.latency.p99,
-    requests: result.requests.total,
-    errors: result.errors,
-    non2xx: result.non2xx,
+    latencyMeanMs: Math.round((routeRounds.latencyTotalMs / routeRounds.requests) * 100) / 100,
+    latencyP50Ms: routeRounds.p50Ms,
+    latencyP99Ms: routeRounds.p99Ms,
+    requests: routeRounds.requests,
+    pingRequestsPerSecond,
+    toPing: Math.round((requestsPerSecond / pingRequestsPerSecond) * 100) / 100,
   };
-  if (figures.errors > 0 || figures.non2xx > 0) {
-    throw new Error(`${route.route}: ${figures.errors} errors and ${figures.non2xx} non-2xx responses`);
-  }
   console.log(
-    `  ${route.route.padEnd(58)} ${String(figures.requestsPerSecond).padStart(7)} req/s  mean ${figures.latencyMeanMs} ms  p50 ${figures.latencyP50Ms} ms  p99 ${figures.latencyP99Ms} ms`,
+    `  ${route.route.padEnd(58)} ${String(requestsPerSecond).padStart(7)} req/s (ping alongside ${pingRequestsPerSecond}: ${figures.toPing})  mean ${figures.latencyMeanMs} ms  p50 ${figures.latencyP50Ms} ms  p99 ${figures.latencyP99Ms} ms`,
   );
-  return figures;
+  return { figures, ping: pingRounds };
 }
 
 interface SizeFigures {
@@ -441,24 +489,35 @@ async function measureSize(
         authenticated: true,
       },
     ];
-    // Ping before and after the other routes: the load of a shared machine drifts during a pass,
-    // so each route is compared with the mean of the two.
     const [ping, ...listRoutes] = routes;
-    const pingBefore = await measure(ping!, server.url, key);
-    const measured: Omit<RouteFigures, "toPing">[] = [];
-    for (const route of listRoutes) measured.push(await measure(route, server.url, key));
-    const pingAfter = await measure(
-      { ...ping!, route: `${ping!.route} (again, after the others)` },
-      server.url,
-      key,
-    );
-    const pingRate = (pingBefore.requestsPerSecond + pingAfter.requestsPerSecond) / 2;
-    const toPing = (figures: Omit<RouteFigures, "toPing">): RouteFigures => ({
-      ...figures,
-      toPing: Math.round((figures.requestsPerSecond / pingRate) * 100) / 100,
-    });
-    const figures = [pingBefore, ...measured, pingAfter].map(toPing);
-    for (const route of figures.slice(1, -1)) console.log(`  ${route.route}: ${route.toPing} of ping`);
+    await autocannon({ ...autocannonOptions(ping!, server.url, key), duration: WARMUP_SECONDS });
+    const measured: RouteFigures[] = [];
+    let pingRounds = NO_ROUNDS;
+    for (const route of listRoutes) {
+      const result = await measureAgainstPing(route, ping!, server.url, key);
+      measured.push(result.figures);
+      pingRounds = {
+        requests: pingRounds.requests + result.ping.requests,
+        seconds: pingRounds.seconds + result.ping.seconds,
+        latencyTotalMs: pingRounds.latencyTotalMs + result.ping.latencyTotalMs,
+        p50Ms: Math.max(pingRounds.p50Ms, result.ping.p50Ms),
+        p99Ms: Math.max(pingRounds.p99Ms, result.ping.p99Ms),
+      };
+    }
+    const pingRequestsPerSecond = Math.round(pingRounds.requests / pingRounds.seconds);
+    const figures: RouteFigures[] = [
+      {
+        route: ping!.route,
+        requestsPerSecond: pingRequestsPerSecond,
+        latencyMeanMs: Math.round((pingRounds.latencyTotalMs / pingRounds.requests) * 100) / 100,
+        latencyP50Ms: pingRounds.p50Ms,
+        latencyP99Ms: pingRounds.p99Ms,
+        requests: pingRounds.requests,
+        pingRequestsPerSecond,
+        toPing: 1,
+      },
+      ...measured,
+    ];
     return {
       database: handle.dialect,
       attestations,
@@ -543,8 +602,9 @@ function markdownReport(report: BenchReport): string {
   const lines = [
     `Measured with \`${report.command}\` on ${report.date.slice(0, 10)}: ${report.machine}; the server ` +
       `(\`abas-server\`, LOG_LEVEL=warn, rate limit raised out of the way) and autocannon share the machine; ` +
-      `${report.settings.connections} connections, ${report.settings.durationSeconds} s per route after a ` +
-      `${report.settings.warmupSeconds} s warm-up; ${formatNumber(report.settings.agents)} agents with Zipf-distributed activity.`,
+      `${report.settings.connections} connections; each route in ${report.settings.rounds} rounds of ` +
+      `${report.settings.roundSeconds} s, each right after a round of ping, after a ${report.settings.warmupSeconds} s warm-up ` +
+      `(p50 and p99: the highest of the rounds); ${formatNumber(report.settings.agents)} agents with Zipf-distributed activity.`,
     "",
     "| database | attestations | route | requests/s | of ping | mean latency | p50 latency | p99 latency |",
     "| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: |",
@@ -587,7 +647,8 @@ interface BenchReport {
   readonly machine: string;
   readonly settings: {
     connections: number;
-    durationSeconds: number;
+    rounds: number;
+    roundSeconds: number;
     warmupSeconds: number;
     agents: number;
     distinctCursors: number;
@@ -644,7 +705,8 @@ export async function measureApi(
     machine: `${cpu.length} × ${cpu[0]?.model.trim() ?? "CPU"}, Node ${process.version}`,
     settings: {
       connections: CONNECTIONS,
-      durationSeconds: DURATION_SECONDS,
+      rounds: ROUNDS,
+      roundSeconds: ROUND_SECONDS,
       warmupSeconds: WARMUP_SECONDS,
       agents: AGENT_COUNT,
       distinctCursors: DISTINCT_CURSORS,

@@ -121,9 +121,11 @@ function render(results: Results): string {
     "",
     "SQLite, and PostgreSQL when `DATABASE_URL` is set; the server (`abas-server`, a child process, " +
       "LOG_LEVEL=warn, rate limit raised out of the way) and autocannon share the machine; " +
-      `${api.settings.connections} connections, ${api.settings.durationSeconds} s per route after a ` +
-      `${api.settings.warmupSeconds} s warm-up; ${number(api.settings.agents)} agents with Zipf-distributed ` +
-      "activity. Repeated URLs are answered from the server's page cache (re-validated against the " +
+      `${api.settings.connections} connections; each route in ${api.settings.rounds} rounds of ` +
+      `${api.settings.roundSeconds} s, each right after a round of ping (its ratio compares the two under the same ` +
+      `load; p50 and p99: the highest of the rounds), after a ${api.settings.warmupSeconds} s warm-up; ` +
+      `${number(api.settings.agents)} agents with Zipf-distributed activity. ` +
+      "Repeated URLs are answered from the server's page cache (re-validated against the " +
       "attestations' version at most every 100 ms); the last route of each pass requests " +
       `${number(api.settings.distinctCursors)} distinct cursor pages in turn, which the cache cannot hold, ` +
       "so it measures the database query and serialisation.",
