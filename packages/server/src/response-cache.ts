@@ -7,13 +7,14 @@ import { createHash } from "node:crypto";
 
 export interface CachedResponse {
   readonly version: string;
-  readonly body: string;
+  /** UTF-8 bytes: sent as they are, not encoded again for every request. */
+  readonly body: Buffer;
   /** A strong entity tag, quoted: `"<base64url SHA-1 of body>"`. */
   readonly etag: string;
 }
 
-export function entityTagOf(body: string): string {
-  return `"${createHash("sha1").update(body, "utf8").digest("base64url")}"`;
+export function entityTagOf(body: Buffer): string {
+  return `"${createHash("sha1").update(body).digest("base64url")}"`;
 }
 
 /** True when an If-None-Match header names `etag` (weak comparison, as RFC 9110 asks for GET). */
@@ -39,7 +40,8 @@ export class ResponseCache {
     return entry;
   }
 
-  set(key: string, version: string, body: string): CachedResponse {
+  set(key: string, version: string, json: string): CachedResponse {
+    const body = Buffer.from(json, "utf8");
     const entry = { version, body, etag: entityTagOf(body) };
     this.#entries.delete(key);
     if (this.#entries.size >= this.maxEntries) this.#entries.delete(this.#entries.keys().next().value!);

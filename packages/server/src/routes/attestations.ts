@@ -60,7 +60,7 @@ export const attestationRoutes: FastifyPluginAsyncTypebox<AttestationRoutesOptio
       }
       void reply.header("etag", page.etag).header("cache-control", "private, no-cache");
       if (ifNoneMatchHits(request.headers["if-none-match"], page.etag)) return reply.code(304).send(null);
-      // Already JSON: Fastify sends a string with a JSON content type as it is.
+      // Already JSON bytes: Fastify sends a Buffer as it is.
       return reply.type("application/json; charset=utf-8").send(page.body as unknown as ApiAttestationPage);
     },
   );
