@@ -19,6 +19,10 @@ declare module "autocannon" {
     readonly pipelining?: number;
     readonly headers?: Record<string, string>;
     readonly title?: string;
+    /** Each request is set up by the next of these; `setupRequest` may change its path. */
+    readonly requests?: readonly {
+      readonly setupRequest?: (request: { path: string }) => { path: string };
+    }[];
   }
 
   export interface Result {

@@ -5,7 +5,7 @@
 import { chmodSync, closeSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 import SqliteDatabase from "better-sqlite3";
-import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
+import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase as SqliteDialectDatabase } from "kysely";
 import pg from "pg";
 import type { Database } from "./schema.js";
 
@@ -57,6 +57,29 @@ function createPrivateFile(file: string): void {
   chmodSync(file, PRIVATE_FILE_MODE);
 }
 
+/** Prepared statements kept per SQL text; past this many, the least recently used is dropped. */
+const MAX_CACHED_STATEMENTS = 256;
+
+/**
+ * The connection as Kysely's SQLite driver sees it, with prepared statements kept by their SQL
+ * text: the driver prepares every statement on every call, which costs more than running a small
+ * query. A statement still being iterated (busy) is not handed out again; a fresh one is prepared.
+ */
+function withStatementCache(sqlite: SqliteDatabase.Database): SqliteDialectDatabase {
+  const statements = new Map<string, SqliteDatabase.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sql: string) {
+      const cached = statements.get(sql);
+      if (cached !== undefined) statements.delete(sql);
+      const statement = cached !== undefined && !cached.busy ? cached : sqlite.prepare(sql);
+      if (statements.size >= MAX_CACHED_STATEMENTS) statements.delete(statements.keys().next().value!);
+      statements.set(sql, statement);
+      return statement;
+    },
+  };
+}
+
 function openSqlite(file: string): DatabaseHandle {
   if (file !== ":memory:") createPrivateFile(file);
   const sqlite = new SqliteDatabase(file);
@@ -64,7 +87,7 @@ function openSqlite(file: string): DatabaseHandle {
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("synchronous = NORMAL");
   sqlite.pragma("busy_timeout = 5000");
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, dialect: "sqlite", description: `sqlite ${file}`, close: () => db.destroy() };
 }
 

@@ -14,12 +14,12 @@ import {
   AbasError,
   isAbasError,
 } from "@abas/errors";
-import { verifyApiKey, type Database, type LastUsedRecorder } from "@abas/db";
+import type { LastUsedRecorder } from "@abas/db";
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from "fastify";
 import type { IncomingHttpHeaders } from "node:http";
-import type { Kysely } from "kysely";
 
 import type { RateLimitDecision, TokenBucketRateLimiter } from "./rate-limiter.js";
+import type { VerifiedApiKeyCache } from "./verified-api-key-cache.js";
 
 const BEARER = /^Bearer +(\S+) *$/i;
 
@@ -66,7 +66,8 @@ export function setRateLimitHeaders(
 }
 
 export interface ApiKeyAuthDependencies {
-  readonly db: Kysely<Database>;
+  /** Verifies keys, trusting a verification for a bounded time. */
+  readonly apiKeys: VerifiedApiKeyCache;
   /** Requests per API key. */
   readonly rateLimiter: TokenBucketRateLimiter;
   /** Refused keys (unknown or revoked: each cost a query) per client address. */
@@ -104,7 +105,7 @@ export function createApiKeyAuthHook(deps: ApiKeyAuthDependencies): onRequestAsy
     );
     let key;
     try {
-      key = await verifyApiKey(deps.db, presented);
+      key = await deps.apiKeys.verify(presented);
     } catch (error) {
       if (LOOKED_UP_REFUSALS.some((code) => isAbasError(error, code))) deps.failedKeyLimiter.take(client);
       throw error;

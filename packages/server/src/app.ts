@@ -5,7 +5,13 @@
  */
 import { randomUUID } from "node:crypto";
 
-import { createLastUsedRecorder, type Database, type Dialect, type LastUsedRecorder } from "@abas/db";
+import {
+  createLastUsedRecorder,
+  readAttestationsVersion,
+  type Database,
+  type Dialect,
+  type LastUsedRecorder,
+} from "@abas/db";
 import swagger from "@fastify/swagger";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from "fastify";
@@ -14,9 +20,13 @@ import type { Kysely } from "kysely";
 import type { DestinationStream } from "pino";
 
 import { createApiKeyAuthHook } from "./api-key-auth.js";
+import { createDataVersion } from "./data-version.js";
 import {
+  DEFAULT_API_KEY_CACHE_MS,
   DEFAULT_FAILED_API_KEYS_PER_MINUTE,
   DEFAULT_HEALTH_SETTINGS,
+  DEFAULT_LIST_CACHE_ENTRIES,
+  DEFAULT_LIST_MAX_STALENESS_MS,
   DEFAULT_RATE_LIMIT_PER_MINUTE,
 } from "./defaults.js";
 import { handleClientError, handleError, handleNotFound } from "./error-handler.js";
@@ -25,9 +35,11 @@ import { createLifecycle, type Lifecycle } from "./lifecycle.js";
 import { loggerOptions, type LogLevel } from "./logger.js";
 import { SECURITY_SCHEMES } from "./openapi-responses.js";
 import { TokenBucketRateLimiter } from "./rate-limiter.js";
+import { ResponseCache } from "./response-cache.js";
 import { agentRoutes } from "./routes/agents.js";
 import { attestationRoutes } from "./routes/attestations.js";
 import { publicRoutes } from "./routes/public.js";
+import { createVerifiedApiKeyCache } from "./verified-api-key-cache.js";
 
 export const API_PREFIX = "/api/v1";
 export const API_VERSION = "1.0.0";
@@ -49,6 +61,12 @@ export interface AppOptions {
    */
   readonly trustProxy?: string;
   readonly health?: Partial<Omit<HealthSettings, "rpcUrl">>;
+  /** How long a verified API key is trusted without a lookup (the revocation delay). Default 2 s. */
+  readonly apiKeyCacheMs?: number;
+  /** How long after a commit a cached attestation page may still omit its rows. Default 100 ms. */
+  readonly listMaxStalenessMs?: number;
+  /** The clock of both caches; default Date.now. */
+  readonly now?: () => number;
 }
 
 export type AbasApp = FastifyInstance<
@@ -93,6 +111,18 @@ export async function buildApp(options: AppOptions): Promise<AbasApp> {
   const failedKeyLimiter = new TokenBucketRateLimiter({
     limit: options.failedApiKeysPerMinute ?? DEFAULT_FAILED_API_KEYS_PER_MINUTE,
     windowSeconds: 60,
+  });
+
+  const apiKeys = createVerifiedApiKeyCache({
+    db: options.db,
+    maxAgeMs: options.apiKeyCacheMs ?? DEFAULT_API_KEY_CACHE_MS,
+    now: options.now,
+  });
+  const listCache = new ResponseCache(DEFAULT_LIST_CACHE_ENTRIES);
+  const listVersion = createDataVersion({
+    read: () => readAttestationsVersion(options.db),
+    maxStalenessMs: options.listMaxStalenessMs ?? DEFAULT_LIST_MAX_STALENESS_MS,
+    now: options.now,
   });
 
   app.setErrorHandler(handleError);
@@ -148,9 +178,14 @@ export async function buildApp(options: AppOptions): Promise<AbasApp> {
       await api.register(async (protectedApi) => {
         protectedApi.addHook(
           "onRequest",
-          createApiKeyAuthHook({ db: options.db, rateLimiter, failedKeyLimiter, lastUsed }),
+          createApiKeyAuthHook({ apiKeys, rateLimiter, failedKeyLimiter, lastUsed }),
         );
-        await protectedApi.register(attestationRoutes, { db: options.db });
+        await protectedApi.register(attestationRoutes, {
+          db: options.db,
+          dialect: options.dialect,
+          listCache,
+          listVersion,
+        });
         await protectedApi.register(agentRoutes, { db: options.db });
       });
     },

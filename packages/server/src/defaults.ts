@@ -11,3 +11,10 @@ export const DEFAULT_HEALTH_SETTINGS = {
   /** About a minute of slots at 400 ms. */
   maxLagSlots: 150,
 } as const;
+
+/** A verified API key is trusted this long: a revoked key is refused at most this long after revocation. */
+export const DEFAULT_API_KEY_CACHE_MS = 2_000;
+/** A cached attestation page includes every row committed at least this long before the request. */
+export const DEFAULT_LIST_MAX_STALENESS_MS = 100;
+/** Attestation pages kept serialised (each at most 100 attestations, about 60 KB). */
+export const DEFAULT_LIST_CACHE_ENTRIES = 1_000;

@@ -1,5 +1,9 @@
 export { API_PREFIX, buildApp, type AbasApp, type AppOptions } from "./app.js";
-export { DEFAULT_HEALTH_SETTINGS, DEFAULT_RATE_LIMIT_PER_MINUTE } from "./defaults.js";
+export {
+  DEFAULT_API_KEY_CACHE_MS,
+  DEFAULT_HEALTH_SETTINGS,
+  DEFAULT_RATE_LIMIT_PER_MINUTE,
+} from "./defaults.js";
 export {
   loadDatabaseConfig,
   loadServerConfig,

@@ -1,5 +1,6 @@
 /** What the OpenAPI document says beyond the contract's shapes: problem responses and security. */
 import { ApiProblem } from "@abas/api-contract";
+import { Type } from "@sinclair/typebox";
 
 const PROBLEM_DESCRIPTIONS: Record<number, string> = {
   400: "A parameter is invalid, or the request itself is malformed",
@@ -21,6 +22,11 @@ export function problemResponses(statuses: readonly number[]) {
     ]),
   );
 }
+
+/** A conditional GET whose If-None-Match names the current ETag: no body. */
+export const NOT_MODIFIED_RESPONSE = Type.Null({
+  description: "Not modified: the If-None-Match header names the current ETag of this page",
+});
 
 /** Routes that need an API key: either header works. */
 type SecurityRequirements = { [scheme: string]: string[] }[];

@@ -1,5 +1,6 @@
 export * from "./action-types.js";
 export * from "./api-attestation.js";
+export * from "./attestations-version.js";
 export * from "./cursor.js";
 export * from "./get-agent.js";
 export * from "./get-attestation.js";

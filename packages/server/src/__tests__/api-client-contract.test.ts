@@ -56,7 +56,9 @@ describe("ApiClient, against the real API with a fault injected into its answers
     // The injected fault.
     app.addHook("onSend", async (request, _reply, payload) => {
       const fault = FAULTS.find((candidate) => request.url.startsWith(candidate.path));
-      return fault === undefined || typeof payload !== "string" ? payload : fault.corrupt(payload);
+      // Serialised answers are text, or bytes when the server keeps them ready (attestation pages).
+      const text = Buffer.isBuffer(payload) ? payload.toString("utf8") : payload;
+      return fault === undefined || typeof text !== "string" ? payload : fault.corrupt(text);
     });
     server = await startServer(app, { port: 0, host: "127.0.0.1" });
     const { key } = await createApiKey(database.db, { name: "contract" });

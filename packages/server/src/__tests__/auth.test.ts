@@ -93,11 +93,42 @@ for (const target of testDatabaseTargets()) {
       await assertRefused({ "x-api-key": `abas_${randomAddress()}` }, ABAS_API__API_KEY_UNKNOWN);
     });
 
-    it("refuses a revoked key with ABAS_API__API_KEY_REVOKED, from the next request on", async () => {
-      const { key, record } = await createApiKey(database.db, { name: "to revoke" });
-      assert.equal((await api.get("/attestations", { authorization: `Bearer ${key}` })).status, 200);
-      await revokeApiKey(database.db, record.id);
-      await assertRefused({ authorization: `Bearer ${key}` }, ABAS_API__API_KEY_REVOKED);
+    it("refuses a revoked key with ABAS_API__API_KEY_REVOKED once its verification is older than the key cache's bound", async () => {
+      // Given a server that trusts a verified key for 2 s, on a clock the test moves
+      let clock = 1_000_000;
+      const cached = await startApiUnderTest(database, { apiKeyCacheMs: 2_000, now: () => clock });
+      try {
+        const { key, record } = await createApiKey(database.db, { name: "to revoke, cached" });
+        const headers = { authorization: `Bearer ${key}` };
+        assert.equal((await cached.get("/attestations", headers)).status, 200);
+        // When the key is revoked
+        await revokeApiKey(database.db, record.id);
+        // Then it is served at most until its verification is 2 s old (the documented delay)
+        clock += 2_000;
+        assert.equal((await cached.get("/attestations", headers)).status, 200);
+        // And refused with its code from the first request after that
+        clock += 1;
+        const refused = await cached.get("/attestations", headers);
+        assert.equal(refused.status, 401, refused.text);
+        assert.equal(problemOf(refused).code, ABAS_API__API_KEY_REVOKED);
+      } finally {
+        await cached.close();
+      }
+    });
+
+    it("refuses a revoked key from the next request on when the key cache is off (0 ms)", async () => {
+      const uncached = await startApiUnderTest(database, { apiKeyCacheMs: 0 });
+      try {
+        const { key, record } = await createApiKey(database.db, { name: "to revoke, uncached" });
+        const headers = { authorization: `Bearer ${key}` };
+        assert.equal((await uncached.get("/attestations", headers)).status, 200);
+        await revokeApiKey(database.db, record.id);
+        const refused = await uncached.get("/attestations", headers);
+        assert.equal(refused.status, 401, refused.text);
+        assert.equal(problemOf(refused).code, ABAS_API__API_KEY_REVOKED);
+      } finally {
+        await uncached.close();
+      }
     });
 
     it("gives the ApiClient each refusal as an AbasError with its code", async () => {

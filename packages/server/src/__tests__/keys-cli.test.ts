@@ -27,7 +27,9 @@ for (const target of testDatabaseTargets()) {
     let api: ApiUnderTest;
     before(async () => {
       database = await openTestDatabase(target.dialect);
-      api = await startApiUnderTest(database);
+      // Keys looked up on every request: the revocation test here is about the CLI; the delay a
+      // verified-key cache adds is tested in auth.test.ts.
+      api = await startApiUnderTest(database, { apiKeyCacheMs: 0 });
     });
     after(async () => {
       await api?.close();

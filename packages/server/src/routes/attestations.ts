@@ -5,14 +5,27 @@ import {
   ListAttestationsQuery,
 } from "@abas/api-contract";
 import { ABAS_API__ATTESTATION_NOT_FOUND, AbasError } from "@abas/errors";
-import { getAttestation, listAttestations, type Database } from "@abas/db";
+import { getAttestation, listAttestationsJson, type Database, type Dialect } from "@abas/db";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { Kysely } from "kysely";
 
-import { API_KEY_SECURITY, problemResponses } from "../openapi-responses.js";
+import type { DataVersion } from "../data-version.js";
+import { API_KEY_SECURITY, NOT_MODIFIED_RESPONSE, problemResponses } from "../openapi-responses.js";
+import { ifNoneMatchHits, type ResponseCache } from "../response-cache.js";
 import { assertTimeRange, parseTimeParameter } from "../time-parameter.js";
 
-export const attestationRoutes: FastifyPluginAsyncTypebox<{ db: Kysely<Database> }> = async (app, { db }) => {
+export interface AttestationRoutesOptions {
+  readonly db: Kysely<Database>;
+  readonly dialect: Dialect;
+  /** Serialised list pages, valid while `listVersion` is unchanged. */
+  readonly listCache: ResponseCache;
+  readonly listVersion: DataVersion;
+}
+
+export const attestationRoutes: FastifyPluginAsyncTypebox<AttestationRoutesOptions> = async (
+  app,
+  { db, dialect, listCache, listVersion },
+) => {
   app.get(
     "/attestations",
     {
@@ -22,15 +35,33 @@ export const attestationRoutes: FastifyPluginAsyncTypebox<{ db: Kysely<Database>
         tags: ["attestations"],
         security: API_KEY_SECURITY,
         querystring: ListAttestationsQuery,
-        response: { 200: ApiAttestationPage, ...problemResponses([400, 401, 429, 500]) },
+        response: {
+          200: ApiAttestationPage,
+          304: NOT_MODIFIED_RESPONSE,
+          ...problemResponses([400, 401, 429, 500]),
+        },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { since, until, ...filters } = request.query;
       const sinceSeconds = since === undefined ? undefined : parseTimeParameter("since", since);
       const untilSeconds = until === undefined ? undefined : parseTimeParameter("until", until);
       assertTimeRange(sinceSeconds, untilSeconds);
-      return listAttestations(db, { ...filters, since: sinceSeconds, until: untilSeconds });
+      // The version is read before the query, so a cached page is never older than its label.
+      const version = await listVersion.current();
+      let page = listCache.get(request.url, version);
+      if (page === undefined) {
+        const body = await listAttestationsJson(db, dialect, {
+          ...filters,
+          since: sinceSeconds,
+          until: untilSeconds,
+        });
+        page = listCache.set(request.url, version, body);
+      }
+      void reply.header("etag", page.etag).header("cache-control", "private, no-cache");
+      if (ifNoneMatchHits(request.headers["if-none-match"], page.etag)) return reply.code(304).send(null);
+      // Already JSON bytes: Fastify sends a Buffer as it is.
+      return reply.type("application/json; charset=utf-8").send(page.body as unknown as ApiAttestationPage);
     },
   );
 
