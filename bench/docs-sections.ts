@@ -1,9 +1,18 @@
 /**
- * The sections of docs/performance.md that their own bench script writes between markers
- * (`npm run bench:attestor`, `npm run bench:mcp-proxy`), carried over when `npm run bench`
- * renders the rest of the page.
+ * The sections of docs/performance.md that bench scripts write between markers: `npm run bench`
+ * the first six, `npm run bench:attestor` and `npm run bench:mcp-proxy` their own. Everything
+ * outside the markers (the history of earlier runs, written by hand) is left as it is.
  */
-export const DOCS_SECTIONS = ["attestor", "mcp-proxy"] as const;
+export const DOCS_SECTIONS = [
+  "run",
+  "program-cu",
+  "hash",
+  "api",
+  "indexer",
+  "ledger",
+  "attestor",
+  "mcp-proxy",
+] as const;
 export type DocsSectionName = (typeof DOCS_SECTIONS)[number];
 
 export const docsSectionStart = (name: DocsSectionName): string => `<!-- bench:${name}:start -->`;

@@ -13,7 +13,13 @@ import { fileURLToPath } from "node:url";
 import { format, resolveConfig } from "prettier";
 
 import { measureApi, type ApiResults } from "./api.js";
-import { DOCS_SECTIONS, docsSection, withDocsSection } from "./docs-sections.js";
+import {
+  docsSection,
+  docsSectionEnd,
+  docsSectionStart,
+  withDocsSection,
+  type DocsSectionName,
+} from "./docs-sections.js";
 import { measureHashAction, type HashActionResults } from "./hash-action.js";
 import { measureIndexer, type IndexerResults } from "./indexer.js";
 import { measureLedger, type LedgerResults } from "./ledger.js";
@@ -66,10 +72,32 @@ async function step<T>(index: number, title: string, command: string, run: () =>
 
 const number = (value: number): string => value.toLocaleString("en-US");
 
+/** The sections of docs/performance.md this run writes, in page order. */
+const RUN_SECTIONS: readonly DocsSectionName[] = ["run", "program-cu", "hash", "api", "indexer", "ledger"];
+
+/** `lines` between the markers of `name`. */
+const marked = (name: DocsSectionName, lines: readonly string[]): string[] => [
+  docsSectionStart(name),
+  "",
+  ...lines,
+  "",
+  docsSectionEnd(name),
+  "",
+];
+
+const INDEXER_GOAL_TPS = 1_500;
+const INDEXER_GOAL_P99_MS = 50;
+const LEDGER_GOAL_TPS = 1_000;
+const LEDGER_GOAL_RATIO = 0.2;
+const API_GOALS = { firstPage: 0.5, otherPages: 0.25, p99Ms: 20 } as const;
+const verdict = (met: boolean): string => (met ? "met" : "**not met**");
+
 function render(results: Results): string {
   const { machine, programCu, hashAction, api, indexer, ledger } = results;
   const lines: string[] = [
     "# Performance",
+    "",
+    docsSectionStart("run"),
     "",
     `Measured by \`${results.command}\` on ${results.date.slice(0, 10)} in ${Math.round(results.durationSeconds)} s, ` +
       `on ${machine.cores} cores (${machine.cpu}), ${machine.memoryGiB} GiB, Node ${machine.node}, ${machine.platform}. ` +
@@ -77,6 +105,10 @@ function render(results: Results): string {
     "",
     `> These figures come from a shared ${machine.cores}-core machine and vary by about ±20% from one run to the next; ` +
       "compare ratios measured in the same run rather than absolute figures across runs.",
+    "",
+    docsSectionEnd("run"),
+    "",
+    docsSectionStart("program-cu"),
     "",
     "## Program: compute units and cost",
     "",
@@ -104,6 +136,10 @@ function render(results: Results): string {
     `An action in a full batch costs 1/${singleToBatchItemRatio} of a single attestation (goal: at most 1/50); ` +
       `the heaviest publish chunk took ${number(programCu.maxPublishChunkComputeUnits)} CU (goal: at most 15,000).`,
     "",
+    docsSectionEnd("program-cu"),
+    "",
+    docsSectionStart("hash"),
+    "",
     "## SDK: hashAction",
     "",
     `\`AttestationClient.hashAction\` (\`node:crypto\` SHA-256 after a well-formedness check) against \`node:crypto\` ` +
@@ -116,6 +152,10 @@ function render(results: Results): string {
     `| \`hashAction\` | ${number(hashAction.hashActionPerSecond)} hashes/s (${hashAction.hashActionMiBPerSecond} MiB/s) | \`${COMMANDS.hashAction}\` |`,
     `| \`node:crypto\` SHA-256 | ${number(hashAction.nodeCryptoPerSecond)} hashes/s (${hashAction.nodeCryptoMiBPerSecond} MiB/s) | \`${COMMANDS.hashAction}\` |`,
     `| ratio hashAction / node:crypto | ${hashAction.ratio} | \`${COMMANDS.hashAction}\` |`,
+    "",
+    docsSectionEnd("hash"),
+    "",
+    docsSectionStart("api"),
     "",
     "## REST API",
     "",
@@ -150,6 +190,7 @@ function render(results: Results): string {
         `load average ${size.loadAverage} when the routes were measured (\`${COMMANDS.api}\`).`,
     );
   }
+  lines.push("", ...apiGoals(api), "", docsSectionEnd("api"), "", docsSectionStart("indexer"));
   lines.push(
     "",
     "## Indexer",
@@ -191,7 +232,8 @@ function render(results: Results): string {
       );
     }
   }
-  lines.push("", ...renderLedger(ledger), "");
+  lines.push("", ...indexerGoals(indexer), "", docsSectionEnd("indexer"), "");
+  lines.push(...marked("ledger", renderLedger(ledger)));
   return lines.join("\n");
 }
 
@@ -223,6 +265,44 @@ function renderLedger(ledger: LedgerResults): string[] {
       `sending again, so at most ${rpc.clients} transactions share a sync, and throughput is at most ` +
       `${rpc.clients} / (HTTP round trip + the batch's execution + one fdatasync). ` +
       "The `getHealth` row is the first term alone, on the same machine in the same run.",
+    "",
+    `Goal: at least ${number(LEDGER_GOAL_TPS)} confirmed/s, i.e. ${LEDGER_GOAL_RATIO} of litesvm in process: ` +
+      `${number(rpc.confirmedPerSecond)}/s (${verdict(rpc.confirmedPerSecond >= LEDGER_GOAL_TPS)}), ratio ` +
+      `${ledger.ratio} (${verdict(ledger.ratio >= LEDGER_GOAL_RATIO)}).`,
+  ];
+}
+
+/** Each database's list routes against the goals, as shares of ping. */
+function apiGoals(api: ApiResults): string[] {
+  return api.sizes.map((size) => {
+    const lists = size.routes.filter((route) => route.route.includes("/attestations"));
+    const first = lists.find((route) => route.route.endsWith("?limit=20"));
+    const others = lists.filter((route) => route !== first);
+    const lowest = Math.min(...others.map((route) => route.toPing));
+    const p99 = Math.max(...lists.map((route) => route.latencyP99Ms));
+    return (
+      `- Goals, ${size.database}: first page ${first?.toPing} of ping (≥ ${API_GOALS.firstPage}: ` +
+      `${verdict((first?.toPing ?? 0) >= API_GOALS.firstPage)}); other list routes at least ${lowest} ` +
+      `(≥ ${API_GOALS.otherPages}: ${verdict(lowest >= API_GOALS.otherPages)}); p99 at most ${p99} ms ` +
+      `(≤ ${API_GOALS.p99Ms} ms: ${verdict(p99 <= API_GOALS.p99Ms)}).`
+    );
+  });
+}
+
+function indexerGoals(indexer: IndexerResults): string[] {
+  const ceiling = indexer.fetchCeiling.transactionsPerSecond;
+  return [
+    ...indexer.ingest.map(
+      (ingest) =>
+        `- Goal, ${ingest.database}: backfill of at least ${number(INDEXER_GOAL_TPS)} transactions/s: ` +
+        `${number(ingest.transactionsPerSecond)}/s, ${Math.round((ingest.transactionsPerSecond / ceiling) * 100) / 100} ` +
+        `of the fetch-only ceiling (${verdict(ingest.transactionsPerSecond >= INDEXER_GOAL_TPS)}).`,
+    ),
+    ...indexer.latency.map(
+      (latency) =>
+        `- Goal, ${latency.database}: confirmed receipt to row at most ${INDEXER_GOAL_P99_MS} ms at p99: ` +
+        `${latency.receiptToRow.p99Ms} ms (${verdict(latency.receiptToRow.p99Ms <= INDEXER_GOAL_P99_MS)}).`,
+    ),
   ];
 }
 
@@ -257,13 +337,12 @@ async function main(): Promise<void> {
   mkdirSync(fileURLToPath(new URL("../docs/", import.meta.url)), { recursive: true });
   // Formatted as `npm run lint` expects, so a fresh run leaves the tree lint-clean.
   const options = (await resolveConfig(DOCS_FILE)) ?? {};
-  // The attestor's and the proxy's figures come from their own bench scripts, which this run does not repeat.
-  const previous = existsSync(DOCS_FILE) ? readFileSync(DOCS_FILE, "utf8") : "";
-  let page = render(results);
-  for (const name of DOCS_SECTIONS) {
-    const section = docsSection(previous, name);
-    if (section !== "") page = withDocsSection(page, name, section);
-  }
+  // Only this run's sections are replaced: the others, and the history written by hand between
+  // them, stay.
+  const rendered = render(results);
+  let page = existsSync(DOCS_FILE) ? readFileSync(DOCS_FILE, "utf8") : "";
+  if (page === "") page = rendered;
+  else for (const name of RUN_SECTIONS) page = withDocsSection(page, name, docsSection(rendered, name));
   writeFileSync(DOCS_FILE, await format(page, { ...options, filepath: DOCS_FILE }));
   console.log(`\nwrote bench/results.json and docs/performance.md in ${elapsed()}`);
 }
