@@ -252,7 +252,6 @@ function renderLedger(ledger: LedgerResults): string[] {
     "| --- | ---: | ---: | ---: | --- |",
     `| JSON-RPC, ${rpc.clients} clients | ${number(rpc.transactions)} | ${number(rpc.acceptedPerSecond)} | ${number(rpc.confirmedPerSecond)} | \`${COMMANDS.ledger}\` |`,
     `| ${inProcess.runtime} | ${number(inProcess.transactions)} | ${number(inProcess.perSecond)} | ${number(inProcess.perSecond)} | \`${COMMANDS.ledger}\` |`,
-    "",
     `| \`getHealth\` from the same ${rpc.clients} clients (no work behind it) | ${number(rpc.transactions)} | ${number(rpc.getHealthPerSecond)} | | \`${COMMANDS.ledger}\` |`,
     "",
     `Confirmed over JSON-RPC / litesvm in process: **${ledger.ratio}** (\`${COMMANDS.ledger}\`).`,
