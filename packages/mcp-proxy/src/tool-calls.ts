@@ -21,17 +21,8 @@ export type RecordedToolCall = Readonly<{
   endedAt: string;
 }>;
 
-export type ToolCallAction = Readonly<{
-  kind: "mcp/tools/call";
-  tool: string;
-  arguments: unknown;
-  /** The JSON-RPC `result` (which may itself say `isError: true`)... */
-  result?: unknown;
-  /** ...or the JSON-RPC `error`. */
-  error?: unknown;
-  startedAt: string;
-  endedAt: string;
-}>;
+/** A tool call as the proxy records it: `result` is the JSON-RPC result (which may say `isError: true`), `error` the JSON-RPC error. */
+export type ToolCallAction = RecordedToolCall & Readonly<{ kind: "mcp/tools/call" }>;
 
 type PendingCall = { tool: string; arguments: unknown; startedAt: string };
 
