@@ -34,6 +34,8 @@ describe("blocks", () => {
     ledger = await startLedgerProcess({ slotMs: 100 });
     clients = kitClients(ledger);
     payer = await fundedSigner(clients);
+    // A few slots first: the listing below starts three slots before the transfer's.
+    while ((await clients.rpc.getSlot().send()) < 4n) await sleep(50);
     const recipient = await generateKeyPairSigner();
     const transfer = await signTransfer(
       payer,
