@@ -1,24 +1,15 @@
 /**
- * The actions the adapters record, in one shape for every framework. A tool call has the fields
- * of the MCP proxy's (`@abas/mcp-proxy`): the tool, its arguments, its result or error, and when it
- * started and ended (ISO 8601); `kind` names the framework. The action hashed is the canonical JSON
+ * The actions the adapters record, in one shape for every framework. A tool call is the SDK's
+ * `RecordedToolCall`, as the MCP proxy records it: the tool, its arguments, its result or error, and
+ * when it started and ended (ISO 8601); `kind` names the framework. The action hashed is the canonical JSON
  * of the payload (after `redact`, when given).
  */
 import { ABAS_SDK__INVALID_ARGUMENT, ABAS_SDK__TOOL_CALL_NOT_RECORDED, AbasError } from "@abas/errors";
-import type { BatchItemReceipt } from "@abas/sdk";
+import type { BatchItemReceipt, RecordedToolCall } from "@abas/sdk";
 import { Attestor } from "@abas/sdk/attestor";
 
-export type ToolCallPayload = Readonly<{
-  kind: string;
-  tool: string;
-  arguments: unknown;
-  /** What the tool returned... */
-  result?: unknown;
-  /** ...or what it threw: `{ name, message }` of an Error, else its text. */
-  error?: unknown;
-  startedAt: string;
-  endedAt: string;
-}>;
+/** A tool call the adapters record: `kind` names the framework; `error` is `{ name, message }` of a thrown Error, else its text. */
+export type ToolCallPayload = RecordedToolCall;
 
 export type RecordedActionType = "ToolCall" | "ModelInvocation" | "Decision";
 

@@ -3,23 +3,11 @@
  * action that is recorded: the tool, its arguments, its result or error, and when it started and
  * ended (ISO 8601, the proxy's clock).
  */
+import type { RecordedToolCall } from "@abas/sdk";
+
 import { parseMessages } from "./message-lines.js";
 
-/**
- * A tool call as a receipts folder keeps it: `kind` says where it was made (the proxy records
- * `mcp/tools/call`; an agent recording its own tools names them its way).
- */
-export type RecordedToolCall = Readonly<{
-  kind: string;
-  tool: string;
-  arguments: unknown;
-  /** The tool's result... */
-  result?: unknown;
-  /** ...or its error. */
-  error?: unknown;
-  startedAt: string;
-  endedAt: string;
-}>;
+export type { RecordedToolCall };
 
 /** A tool call as the proxy records it: `result` is the JSON-RPC result (which may say `isError: true`), `error` the JSON-RPC error. */
 export type ToolCallAction = RecordedToolCall & Readonly<{ kind: "mcp/tools/call" }>;

@@ -43,6 +43,7 @@ export {
   type SentTransaction,
   type TransactionToSend,
 } from "./send-transaction.js";
+export { type RecordedToolCall } from "./tool-call.js";
 export { TransactionFailure, type TransactionFailureStage } from "./transaction-errors.js";
 export { type UpdateAgentInput, type UpdateAgentResult } from "./update-agent.js";
 export {

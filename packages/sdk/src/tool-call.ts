@@ -1,0 +1,20 @@
+/**
+ * A tool call as the receipt layer records it, whoever records it: the MCP proxy
+ * (`kind: "mcp/tools/call"`, with the JSON-RPC result or error), the agent-framework adapters
+ * (`kind` names the framework, an error is what the tool threw), or an agent's own code. Its
+ * canonical JSON is the action that is hashed and attested, and a receipts folder keeps it beside
+ * its receipt.
+ */
+export type RecordedToolCall = Readonly<{
+  /** Where the call was made. */
+  kind: string;
+  tool: string;
+  arguments: unknown;
+  /** The tool's result... */
+  result?: unknown;
+  /** ...or its error. */
+  error?: unknown;
+  /** ISO 8601, the recorder's clock. */
+  startedAt: string;
+  endedAt: string;
+}>;
