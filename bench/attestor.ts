@@ -26,12 +26,11 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-import { AttestationClient } from "@abas/sdk";
+import { AttestationClient, generateSecretKey } from "@abas/sdk";
 import { Attestor, type QueueDurability } from "@abas/sdk/attestor";
 import { format, resolveConfig } from "prettier";
 
 import { docsSectionEnd, docsSectionStart, withDocsSection } from "./docs-sections.js";
-import { newSecretKey } from "../packages/sdk/src/__tests__/support/keys.js";
 import { killAttestorUnderLoad } from "../packages/sdk/src/__tests__/support/kill-attestor-under-load.js";
 import { countLeaves, readAgentBatches } from "../packages/sdk/src/__tests__/support/ledger-batches.js";
 import {
@@ -67,7 +66,7 @@ type HotPathResult = Readonly<{
 }>;
 
 async function registeredAgent(ledger: TestLedger): Promise<Agent> {
-  const agentKeypair = newSecretKey();
+  const agentKeypair = generateSecretKey();
   const operatorKeypair = await fundedSecretKey(ledger, 1000n * SOL);
   const client = new AttestationClient({ rpcUrl: ledger.rpcUrl, agentKeypair, programId: ledger.programId });
   await client.registerAgent({ operatorKeypair });

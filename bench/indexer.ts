@@ -17,7 +17,7 @@
  *   npx tsx bench/indexer.ts          (BENCH_SINGLES, BENCH_BATCHES, BENCH_LATENCY_SAMPLES to change the sizes)
  */
 import { spawn } from "node:child_process";
-import { generateKeyPairSync, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -26,7 +26,7 @@ import { fileURLToPath } from "node:url";
 import { IndexerStateKey, migrateToLatest, openDatabase, type DatabaseHandle } from "@abas/db";
 import { CHUNK_SIZE, createIndexerLogger, sendJsonRpcBatch, startIndexer } from "@abas/indexer";
 import { spawnLedgerProcess, type LedgerProcess } from "@abas/ledger";
-import { AttestationClient } from "@abas/sdk";
+import { AttestationClient, generateSecretKey } from "@abas/sdk";
 import {
   createKeyPairSignerFromBytes,
   createSolanaRpc,
@@ -48,20 +48,10 @@ const INDEXER_BIN = fileURLToPath(new URL("../packages/indexer/src/bin.ts", impo
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 const log = (message: string): void => void process.stderr.write(`${message}\n`);
 
-function newSecretKey(): Uint8Array {
-  const { privateKey, publicKey } = generateKeyPairSync("ed25519");
-  const pkcs8 = privateKey.export({ format: "der", type: "pkcs8" });
-  const spki = publicKey.export({ format: "der", type: "spki" });
-  const secretKey = new Uint8Array(64);
-  secretKey.set(pkcs8.subarray(pkcs8.length - 32), 0);
-  secretKey.set(spki.subarray(spki.length - 32), 32);
-  return secretKey;
-}
-
 const randomHash = (): string => randomBytes(32).toString("hex");
 
 async function fundedSecretKey(rpc: Rpc<SolanaRpcApi>): Promise<Uint8Array> {
-  const secretKey = newSecretKey();
+  const secretKey = generateSecretKey();
   const { address } = await createKeyPairSignerFromBytes(Uint8Array.from(secretKey));
   await rpc.requestAirdrop(address, lamports(10_000_000_000_000n)).send();
   while ((await rpc.getBalance(address).send()).value === 0n) await sleep(20);
@@ -120,7 +110,7 @@ async function populate(
     () =>
       new AttestationClient({
         rpcUrl: ledger.rpcUrl,
-        agentKeypair: newSecretKey(),
+        agentKeypair: generateSecretKey(),
         programId: ledger.programId,
       }),
   );

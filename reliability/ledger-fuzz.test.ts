@@ -20,10 +20,10 @@ import {
   setTransactionMessageLifetimeUsingBlockhash,
   signTransactionMessageWithSigners,
 } from "@solana/kit";
+import { generateSecretKey } from "@abas/sdk";
 
 import {
   fundedOperator,
-  newSecretKey,
   sendInstructions,
   type Operator,
 } from "../packages/indexer/src/__tests__/support/ledger-actors.js";
@@ -118,7 +118,7 @@ describe("malformed JSON-RPC and transactions to the ledger", { timeout: 600_000
   before(async () => {
     ledger = await startKillableLedger();
     payer = await fundedOperator(ledger, 10n);
-    const recipient = await createKeyPairSignerFromBytes(newSecretKey());
+    const recipient = await createKeyPairSignerFromBytes(generateSecretKey());
     const { value: blockhash } = await ledger.rpc.getLatestBlockhash().send();
     const message = pipe(
       createTransactionMessage({ version: 0 }),
@@ -330,7 +330,7 @@ describe("malformed JSON-RPC and transactions to the ledger", { timeout: 600_000
         if (status !== null && status.err === null) bad.push(`corrupted transaction landed: ${chunk[index]}`);
       });
     }
-    const recipient = await createKeyPairSignerFromBytes(newSecretKey());
+    const recipient = await createKeyPairSignerFromBytes(generateSecretKey());
     const transfer = await sendInstructions(ledger, payer.signer, [
       getTransferSolInstruction({
         source: payer.signer,

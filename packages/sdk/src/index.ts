@@ -28,7 +28,7 @@ export {
 export { type FindAttestationInput, type FindBatchInput } from "./find-attestation.js";
 export { hashAction, hashActionNow } from "./hash-action.js";
 export { type ActionTypeInput, type AgentStatusName } from "./input-validation.js";
-export { loadKeypair, readSecretKeyBytes, type KeypairSource } from "./keypair.js";
+export { generateSecretKey, loadKeypair, readSecretKeyBytes, type KeypairSource } from "./keypair.js";
 export * from "./receipts.js";
 export {
   type AgentRecord,

@@ -30,6 +30,18 @@ const SEED_SIZE = 32;
 // paths anyone uses, so such a string is read as a key and never echoed in a "cannot read" error.
 const BASE58_KEY_PATTERN = /^[1-9A-HJ-NP-Za-km-z]{64,}$/;
 
+/**
+ * A fresh key pair in the Solana CLI's layout, 32 random bytes of seed then their Ed25519 public
+ * key: what `solana-keygen new` writes, and what every `KeypairSource` accepts as bytes.
+ */
+export function generateSecretKey(): Uint8Array {
+  const secretKey = new Uint8Array(SECRET_KEY_SIZE);
+  const seed = secretKey.subarray(0, SEED_SIZE);
+  globalThis.crypto.getRandomValues(seed);
+  secretKey.set(publicKeyOfSeed(seed), SEED_SIZE);
+  return secretKey;
+}
+
 function invalidKeyPair(name: string, reason: string, cause?: unknown): AbasError {
   return new AbasError(ABAS_SDK__INVALID_KEY_PAIR, {
     reason: `${name} ${reason}`,

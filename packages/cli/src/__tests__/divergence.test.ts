@@ -6,7 +6,6 @@
  */
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { generateKeyPairSync } from "node:crypto";
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -16,7 +15,7 @@ import { fileURLToPath } from "node:url";
 
 import { ABAS_API__ATTESTATION_NOT_FOUND, ABAS_API__INDEX_DIVERGED } from "@abas/errors";
 import { createApiKey, openDatabase } from "@abas/db";
-import { AttestationClient, hashAction } from "@abas/sdk";
+import { AttestationClient, generateSecretKey, hashAction } from "@abas/sdk";
 import { loadServiceConfig, startService, type RunningService } from "@abas/service";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
@@ -35,14 +34,6 @@ const start = async (): Promise<RunningService> =>
   (service = await startService(
     loadServiceConfig({ DATA_DIR: dataDir, PORT: "0", LEDGER_RPC_PORT: "0", LEDGER_WS_PORT: "0" }),
   ));
-
-/** A fresh Ed25519 key as the 64 bytes Solana tools use (seed, then public key). */
-function newSecretKey(): Uint8Array {
-  const { privateKey, publicKey } = generateKeyPairSync("ed25519");
-  const seed = privateKey.export({ format: "der", type: "pkcs8" }).subarray(16);
-  const raw = publicKey.export({ format: "der", type: "spki" }).subarray(12);
-  return Uint8Array.from([...seed, ...raw]);
-}
 
 interface Health {
   status: string;
@@ -84,8 +75,8 @@ test("health names a ledger that lost indexed data, and abas reindex repairs the
   const database = openDatabase({ url: join(dataDir, "abas.sqlite") });
   const { key: apiKey } = await createApiKey(database.db, { name: "test" });
   await database.close();
-  const operator = newSecretKey();
-  const agent = newSecretKey();
+  const operator = generateSecretKey();
+  const agent = generateSecretKey();
   const rpc = async (method: string, params: unknown[]) =>
     (
       (await (

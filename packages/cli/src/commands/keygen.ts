@@ -1,8 +1,8 @@
 /** `abas keygen [--out <path>]`: a new key pair in the Solana CLI's file format (a JSON array of 64 bytes). */
-import { generateKeyPairSync } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 
+import { generateSecretKey } from "@abas/sdk";
 import { getBase58Decoder } from "@solana/kit";
 
 import { printResult, type CommandContext } from "../cli-io.js";
@@ -15,18 +15,6 @@ const USAGE = `Usage: abas keygen [--out <path>] [--json]
 Writes a new Ed25519 key pair in the Solana CLI's format (usable as --operator or --agent, and by
 solana-keygen), readable only by you, and prints its address. Never overwrites a file.
   --out <path>   where to write it (default ./<address>.json)`;
-
-/** The 32-byte seed and public key of a fresh Ed25519 key, from their DER encodings (RFC 8410). */
-function generateSecretKey(): Uint8Array {
-  const { privateKey, publicKey } = generateKeyPairSync("ed25519");
-  const pkcs8 = privateKey.export({ format: "der", type: "pkcs8" });
-  const spki = publicKey.export({ format: "der", type: "spki" });
-  const secretKey = new Uint8Array(64);
-  secretKey.set(pkcs8.subarray(pkcs8.length - 32), 0);
-  secretKey.set(spki.subarray(spki.length - 32), 32);
-  pkcs8.fill(0);
-  return secretKey;
-}
 
 async function run(args: readonly string[], { io }: CommandContext): Promise<number> {
   const { values, positionals } = parseOptions(args, { out: { type: "string" } });

@@ -10,7 +10,9 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 
 import { verifyReceiptFile } from "../receipts-folder.js";
-import { newSecretKey, startLedgerWithAgent, type LedgerAndAgent } from "./support/ledger-and-agent.js";
+import { generateSecretKey } from "@abas/sdk";
+
+import { startLedgerWithAgent, type LedgerAndAgent } from "./support/ledger-and-agent.js";
 import { connectClient, EVERYTHING_SERVER, proxyCommand, proxyOptions } from "./support/proxy-process.js";
 import { agentBatchesOnLedger, waitForReceipts } from "./support/receipts.js";
 import { startProxy, waitForLine } from "./support/run-proxy.js";
@@ -122,7 +124,7 @@ describe("abas-mcp-proxy killed, restarted, and shut down", () => {
   it("names a batch the ledger refuses (an agent never registered) on stderr, and keeps its calls queued", async () => {
     // Given a proxy whose agent key was never registered
     const unregistered = join(setup.workDir, "unregistered-agent.json");
-    writeFileSync(unregistered, JSON.stringify([...newSecretKey()]));
+    writeFileSync(unregistered, JSON.stringify([...generateSecretKey()]));
     const dirs = {
       queueDir: join(setup.workDir, "queue-refused"),
       receiptsDir: join(setup.workDir, "receipts-refused"),

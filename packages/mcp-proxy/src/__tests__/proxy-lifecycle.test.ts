@@ -9,9 +9,9 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 
 import { isAbasError, ABAS_SDK__INVALID_PROXY_CONFIG } from "@abas/errors";
+import { generateSecretKey } from "@abas/sdk";
 
 import { parseProxyConfig } from "../proxy-config.js";
-import { newSecretKey } from "./support/ledger-and-agent.js";
 import { EVERYTHING_SERVER } from "./support/proxy-process.js";
 import { startProxy, waitForLine } from "./support/run-proxy.js";
 
@@ -22,7 +22,7 @@ describe("abas-mcp-proxy as a process", () => {
   before(() => {
     dir = mkdtempSync(join(tmpdir(), "abas-mcp-proxy-life-"));
     const key = join(dir, "key.json");
-    writeFileSync(key, JSON.stringify([...newSecretKey()]));
+    writeFileSync(key, JSON.stringify([...generateSecretKey()]));
     options = [
       "--agent-keypair",
       key,

@@ -15,7 +15,7 @@ import { maxLeavesPerTransaction, planLeafChunks } from "../batch-leaf-chunks.js
 import { LOCAL_PROGRAM_ID } from "../client-config.js";
 import { computeUnitLimitFromSimulation } from "../compute-budget.js";
 import { buildTransactionMessage } from "../transaction-message.js";
-import { newSecretKey } from "./support/keys.js";
+import { generateSecretKey } from "../keypair.js";
 
 const TRANSACTION_SIZE_LIMIT = 1232;
 const leaves: LeafData[] = Array.from({ length: 100 }, (_, i) => ({
@@ -30,7 +30,7 @@ async function publishInstruction(leafCount: number) {
   return await buildPublishBatchLeavesInstruction({
     programId: LOCAL_PROGRAM_ID,
     operator,
-    agent: (await createKeyPairSignerFromBytes(newSecretKey())).address,
+    agent: (await createKeyPairSignerFromBytes(generateSecretKey())).address,
     merkleRoot: new Uint8Array(32).fill(9),
     startIndex: 0,
     leaves: leaves.slice(0, leafCount),
@@ -50,7 +50,7 @@ async function signedSize(leafCount: number, priorityFeeMicroLamports?: bigint):
 
 describe("publishing a batch's leaves", () => {
   before(async () => {
-    operator = await createKeyPairSignerFromBytes(newSecretKey());
+    operator = await createKeyPairSignerFromBytes(generateSecretKey());
   });
 
   for (const priorityFeeMicroLamports of [undefined, 1_000_000n]) {

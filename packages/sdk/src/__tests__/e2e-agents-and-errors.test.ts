@@ -22,7 +22,7 @@ import { Connection, PublicKey } from "@solana/web3.js";
 
 import { AttestationClient } from "../client.js";
 import { TransactionFailure } from "../transaction-errors.js";
-import { newSecretKey } from "./support/keys.js";
+import { generateSecretKey } from "../keypair.js";
 import { addressOf, fundedSecretKey, startTestLedger, type TestLedger } from "./support/local-ledger.js";
 
 function isCode(code: AbasErrorCode) {
@@ -47,7 +47,7 @@ describe("agents and errors on the local ledger", () => {
     operatorKeypair = await fundedSecretKey(ledger);
     client = new AttestationClient({
       rpcUrl: ledger.rpcUrl,
-      agentKeypair: newSecretKey(),
+      agentKeypair: generateSecretKey(),
       programId: ledger.programId,
     });
   });
@@ -180,10 +180,10 @@ describe("agents and errors on the local ledger", () => {
   });
 
   it("names an operator that was never funded", async () => {
-    const unfunded = newSecretKey();
+    const unfunded = generateSecretKey();
     const freshClient = new AttestationClient({
       rpcUrl: ledger.rpcUrl,
-      agentKeypair: newSecretKey(),
+      agentKeypair: generateSecretKey(),
       programId: ledger.programId,
     });
     await assert.rejects(
@@ -198,7 +198,7 @@ describe("agents and errors on the local ledger", () => {
     const poorOperator = await fundedSecretKey(ledger, 1_000_000n);
     const freshClient = new AttestationClient({
       rpcUrl: ledger.rpcUrl,
-      agentKeypair: newSecretKey(),
+      agentKeypair: generateSecretKey(),
       programId: ledger.programId,
     });
     await assert.rejects(

@@ -12,7 +12,7 @@ import { Connection, PublicKey } from "@solana/web3.js";
 import { AttestationClient } from "../client.js";
 import type { AttestationReceipt } from "../receipts.js";
 import { verifyReceipt, type ReceiptCheckName, type ReceiptVerification } from "../verify-receipt.js";
-import { newSecretKey } from "./support/keys.js";
+import { generateSecretKey } from "../keypair.js";
 import { fundedSecretKey, startTestLedger, type TestLedger } from "./support/local-ledger.js";
 import { buildOfflineReceipt, flipHex } from "./support/offline-receipts.js";
 
@@ -38,7 +38,7 @@ describe("attest on the local ledger", () => {
   before(async () => {
     ledger = await startTestLedger();
     connection = new Connection(ledger.rpcUrl, "confirmed");
-    agentSecretKey = newSecretKey();
+    agentSecretKey = generateSecretKey();
     operatorKeypair = await fundedSecretKey(ledger);
     client = new AttestationClient({
       rpcUrl: ledger.rpcUrl,

@@ -13,7 +13,7 @@ import { after, before, describe, it } from "node:test";
 import { Attestor } from "../attestor/index.js";
 import { AttestationClient } from "../client.js";
 import type { AttestorUnderLoadConfig } from "./support/attestor-under-load.js";
-import { newSecretKey } from "./support/keys.js";
+import { generateSecretKey } from "../keypair.js";
 import { countLeaves, readAgentBatches } from "./support/ledger-batches.js";
 import { fundedSecretKey, startTestLedger, type TestLedger } from "./support/local-ledger.js";
 import { killAttestorUnderLoad } from "./support/kill-attestor-under-load.js";
@@ -35,7 +35,7 @@ describe("Attestor killed with SIGKILL under load", () => {
 
   it(`loses and duplicates no recorded action over ${KILLS} kills`, async () => {
     // Given a registered agent
-    const agentSecretKey = newSecretKey();
+    const agentSecretKey = generateSecretKey();
     const operatorSecretKey = await fundedSecretKey(ledger, 100n * 1_000_000_000n);
     const client = new AttestationClient({
       rpcUrl: ledger.rpcUrl,

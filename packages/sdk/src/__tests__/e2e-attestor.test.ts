@@ -26,7 +26,7 @@ import { Attestor, type AttestorOptions } from "../attestor/index.js";
 import { QUEUE_FILE_NAME } from "../attestor/queue-journal.js";
 import { AttestationClient } from "../client.js";
 import type { BatchItemReceipt } from "../receipts.js";
-import { newSecretKey } from "./support/keys.js";
+import { generateSecretKey } from "../keypair.js";
 import { countLeaves, readAgentBatches } from "./support/ledger-batches.js";
 import { addressOf, fundedSecretKey, startTestLedger, type TestLedger } from "./support/local-ledger.js";
 
@@ -53,7 +53,7 @@ describe("Attestor on the local ledger", () => {
 
   before(async () => {
     ledger = await startTestLedger();
-    agentKeypair = newSecretKey();
+    agentKeypair = generateSecretKey();
     operatorKeypair = await fundedSecretKey(ledger, 100n * 1_000_000_000n);
     client = new AttestationClient({ rpcUrl: ledger.rpcUrl, agentKeypair, programId: ledger.programId });
     await client.registerAgent({ operatorKeypair });
@@ -319,7 +319,7 @@ describe("Attestor on the local ledger", () => {
     // Given an attestor of an agent nobody registered
     const queueDir = newQueueDir();
     const unregistered = { ...options(queueDir, { maxBatchAttempts: 2, retryDelayMs: 10 }) };
-    const nobodysAgent = newSecretKey();
+    const nobodysAgent = generateSecretKey();
     const attestor = await Attestor.open({
       ...unregistered,
       client: { ...unregistered.client, agentKeypair: nobodysAgent },

@@ -41,7 +41,7 @@ import { AttestationClient } from "../client.js";
 import type { BatchAttestationResult, BatchItemReceipt } from "../receipts.js";
 import { sendAndConfirmTransaction } from "../send-transaction.js";
 import type { ReceiptCheckName } from "../verify-receipt.js";
-import { newSecretKey } from "./support/keys.js";
+import { generateSecretKey } from "../keypair.js";
 import { fundedSecretKey, startTestLedger, type TestLedger } from "./support/local-ledger.js";
 import { flipHex } from "./support/offline-receipts.js";
 
@@ -68,7 +68,7 @@ describe("batchAttest on the local ledger", () => {
   before(async () => {
     ledger = await startTestLedger();
     connection = new Connection(ledger.rpcUrl, "confirmed");
-    agentSecretKey = newSecretKey();
+    agentSecretKey = generateSecretKey();
     operatorKeypair = await fundedSecretKey(ledger, 100n * 1_000_000_000n);
     client = new AttestationClient({
       rpcUrl: ledger.rpcUrl,

@@ -18,7 +18,7 @@ import {
 
 import { AttestationClient } from "../client.js";
 import { LOCAL_PROGRAM_ID } from "../client-config.js";
-import { newSecretKey } from "./support/keys.js";
+import { generateSecretKey } from "../keypair.js";
 import { closedPortUrl, recordFetches } from "./support/no-network.js";
 
 const VALID_HASH = "a".repeat(64);
@@ -36,12 +36,12 @@ describe("input validation, before any network call", () => {
   let rpcUrl: string;
   let fetches: ReturnType<typeof recordFetches>;
   let client: AttestationClient;
-  const operatorKeypair = newSecretKey();
+  const operatorKeypair = generateSecretKey();
 
   before(async () => {
     rpcUrl = await closedPortUrl();
     fetches = recordFetches();
-    client = new AttestationClient({ rpcUrl, agentKeypair: newSecretKey() });
+    client = new AttestationClient({ rpcUrl, agentKeypair: generateSecretKey() });
   });
   after(() => {
     // Then no test of this suite made a request
@@ -59,7 +59,7 @@ describe("input validation, before any network call", () => {
     it("refuses a missing, malformed or non-HTTP rpcUrl", () => {
       for (const badUrl of [undefined, 42, "not a url", "ws://127.0.0.1:8900"]) {
         assert.throws(
-          () => new AttestationClient({ rpcUrl: badUrl as string, agentKeypair: newSecretKey() }),
+          () => new AttestationClient({ rpcUrl: badUrl as string, agentKeypair: generateSecretKey() }),
           isCode(ABAS_SDK__INVALID_CLIENT_CONFIG, (context) => assert.equal(context.field, "rpcUrl")),
         );
       }
@@ -86,7 +86,7 @@ describe("input validation, before any network call", () => {
       ];
       for (const [field, settings] of cases) {
         assert.throws(
-          () => new AttestationClient({ rpcUrl, agentKeypair: newSecretKey(), ...settings }),
+          () => new AttestationClient({ rpcUrl, agentKeypair: generateSecretKey(), ...settings }),
           isCode(ABAS_SDK__INVALID_CLIENT_CONFIG, (context) => assert.equal(context.field, field)),
         );
       }
@@ -285,7 +285,10 @@ describe("the same client with valid input", () => {
     // Given a client on a closed port and a fetch that records
     const fetches = recordFetches();
     try {
-      const client = new AttestationClient({ rpcUrl: await closedPortUrl(), agentKeypair: newSecretKey() });
+      const client = new AttestationClient({
+        rpcUrl: await closedPortUrl(),
+        agentKeypair: generateSecretKey(),
+      });
       // When a valid lookup is made, Then it fails as an RPC failure after one request
       await assert.rejects(
         () => client.getAgent(),

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { createPrivateKey, createPublicKey } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,8 +15,7 @@ import {
   type KeyPairSigner,
 } from "@solana/kit";
 
-import { loadKeypair, prepareKeypair } from "../keypair.js";
-import { newSecretKey } from "./support/keys.js";
+import { generateSecretKey, loadKeypair, prepareKeypair } from "../keypair.js";
 
 function assertInvalidKeyPair(error: unknown, reasonPattern?: RegExp): true {
   assert.ok(
@@ -33,6 +33,28 @@ async function assertSignerFor(signer: KeyPairSigner, secretKey: Uint8Array): Pr
   assert.ok(await verifySignature(signer.keyPair.publicKey, signature, message));
 }
 
+describe("generateSecretKey", () => {
+  it("makes a fresh seed and its own public key, as node:crypto derives it", async () => {
+    // When two keys are made
+    const [first, second] = [generateSecretKey(), generateSecretKey()];
+    // Then each holds the public key of its seed, and they differ
+    for (const secretKey of [first, second]) {
+      const privateKey = createPrivateKey({
+        key: Buffer.concat([
+          Buffer.from("302e020100300506032b657004220420", "hex"),
+          secretKey.subarray(0, 32),
+        ]),
+        format: "der",
+        type: "pkcs8",
+      });
+      const spki = createPublicKey(privateKey).export({ format: "der", type: "spki" });
+      assert.deepEqual(secretKey.subarray(32), new Uint8Array(spki.subarray(spki.length - 32)));
+      assert.equal((await loadKeypair(secretKey)).address, getBase58Decoder().decode(secretKey.subarray(32)));
+    }
+    assert.notDeepEqual(first, second);
+  });
+});
+
 describe("loadKeypair", () => {
   let directory: string;
   before(() => {
@@ -41,19 +63,19 @@ describe("loadKeypair", () => {
   after(() => rmSync(directory, { recursive: true, force: true }));
 
   it("loads 64 secret key bytes, as a Uint8Array or an array of numbers", async () => {
-    const secretKey = newSecretKey();
+    const secretKey = generateSecretKey();
     await assertSignerFor(await loadKeypair(secretKey), secretKey);
     await assertSignerFor(await loadKeypair(Array.from(secretKey)), secretKey);
   });
 
   it("loads a base58 secret key, as wallets export it", async () => {
-    const secretKey = newSecretKey();
+    const secretKey = generateSecretKey();
     await assertSignerFor(await loadKeypair(getBase58Decoder().decode(secretKey)), secretKey);
   });
 
   it("loads a Solana CLI id.json file, and a JSON array given as a string", async () => {
     // Given a key file as solana-keygen writes it
-    const secretKey = newSecretKey();
+    const secretKey = generateSecretKey();
     const path = join(directory, "id.json");
     writeFileSync(path, JSON.stringify(Array.from(secretKey)));
     // Then the path and the file's content both load the key
@@ -69,7 +91,10 @@ describe("loadKeypair", () => {
 
   it("refuses secret key bytes whose public key does not belong to the seed", async () => {
     // Given the seed of one key followed by the public key of another
-    const mismatched = Uint8Array.from([...newSecretKey().subarray(0, 32), ...newSecretKey().subarray(32)]);
+    const mismatched = Uint8Array.from([
+      ...generateSecretKey().subarray(0, 32),
+      ...generateSecretKey().subarray(32),
+    ]);
     // Then it is refused synchronously, before any signer is made
     assert.throws(
       () => prepareKeypair(mismatched, "agentKeypair"),
@@ -115,7 +140,7 @@ describe("loadKeypair", () => {
 
   it("does not echo a malformed base58 key in its error", () => {
     // Given a base58 key with its last characters cut off
-    const truncated = getBase58Decoder().decode(newSecretKey()).slice(0, -4);
+    const truncated = getBase58Decoder().decode(generateSecretKey()).slice(0, -4);
     // Then it is read as a key (not a path) and its text is not in the message
     assert.throws(
       () => prepareKeypair(truncated),

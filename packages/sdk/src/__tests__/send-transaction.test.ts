@@ -32,7 +32,7 @@ import { LOCAL_PROGRAM_ID } from "../client-config.js";
 import { sendAndConfirmTransaction, type SendSettings } from "../send-transaction.js";
 import { TransactionFailure } from "../transaction-errors.js";
 import { callsOf, createFakeRpc } from "./support/fake-rpc.js";
-import { newSecretKey } from "./support/keys.js";
+import { generateSecretKey } from "../keypair.js";
 
 const COMPUTE_BUDGET_PROGRAM = "ComputeBudget111111111111111111111111111111";
 const PROGRAM_INSTRUCTION: Instruction = { programAddress: LOCAL_PROGRAM_ID, data: Uint8Array.of(3, 1, 0) };
@@ -109,7 +109,7 @@ function computeBudgetOf(wireTransaction: string): [number, bigint][] {
 
 describe("sendAndConfirmTransaction", () => {
   before(async () => {
-    feePayer = await createKeyPairSignerFromBytes(newSecretKey());
+    feePayer = await createKeyPairSignerFromBytes(generateSecretKey());
   });
 
   it("sets the compute-unit limit to the simulated units plus the margin, and the priority fee", async () => {

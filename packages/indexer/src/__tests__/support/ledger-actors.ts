@@ -3,7 +3,7 @@
  * transactions for what the SDK will not send (a batch left half published, an attestation the
  * program refuses, sent without preflight so that it lands as a failed transaction).
  */
-import { generateKeyPairSync, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 
 import {
   actionTypesMask,
@@ -18,7 +18,7 @@ import {
   type ActionType,
   type LeafData,
 } from "@abas/program-client";
-import { AttestationClient } from "@abas/sdk";
+import { AttestationClient, generateSecretKey } from "@abas/sdk";
 import {
   appendTransactionMessageInstructions,
   createKeyPairSignerFromBytes,
@@ -40,17 +40,6 @@ import type { TestLedger } from "./test-ledger.js";
 const ONE_SOL = 1_000_000_000n;
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** A fresh Solana secret key: 32-byte seed then 32-byte public key. */
-export function newSecretKey(): Uint8Array {
-  const { privateKey, publicKey } = generateKeyPairSync("ed25519");
-  const pkcs8 = privateKey.export({ format: "der", type: "pkcs8" });
-  const spki = publicKey.export({ format: "der", type: "spki" });
-  const secretKey = new Uint8Array(64);
-  secretKey.set(pkcs8.subarray(pkcs8.length - 32), 0);
-  secretKey.set(spki.subarray(spki.length - 32), 32);
-  return secretKey;
-}
-
 export function randomActionHash(): string {
   return randomBytes(32).toString("hex");
 }
@@ -58,7 +47,7 @@ export function randomActionHash(): string {
 export type Operator = Readonly<{ secretKey: Uint8Array; signer: KeyPairSigner }>;
 
 export async function fundedOperator(ledger: TestLedger, sol = 100n): Promise<Operator> {
-  const secretKey = newSecretKey();
+  const secretKey = generateSecretKey();
   const signer = await createKeyPairSignerFromBytes(secretKey);
   await ledger.rpc.requestAirdrop(signer.address, lamports(sol * ONE_SOL)).send();
   for (let attempt = 0; attempt < 200; attempt++) {
@@ -75,7 +64,7 @@ export type Agent = Readonly<{
 }>;
 
 export async function newAgent(ledger: TestLedger, operator: Operator): Promise<Agent> {
-  const secretKey = newSecretKey();
+  const secretKey = generateSecretKey();
   const signer = await createKeyPairSignerFromBytes(Uint8Array.from(secretKey));
   const client = new AttestationClient({
     rpcUrl: ledger.rpcUrl,

@@ -2,13 +2,12 @@
  * A real `abas-ledger` process and a registered agent whose key files are on disk, as a user of
  * the proxy has them: the agent's key and the operator's (funded from the ledger's faucet).
  */
-import { generateKeyPairSync } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import { spawnLedgerProcess, type LedgerProcess } from "@abas/ledger";
-import { AttestationClient } from "@abas/sdk";
+import { AttestationClient, generateSecretKey } from "@abas/sdk";
 import { createKeyPairSignerFromBytes, createSolanaRpc, lamports } from "@solana/kit";
 
 export type LedgerAndAgent = Readonly<{
@@ -23,22 +22,11 @@ export type LedgerAndAgent = Readonly<{
   stop: () => Promise<void>;
 }>;
 
-/** A fresh Solana secret key: 32-byte seed then 32-byte public key, as `solana-keygen` writes it. */
-export function newSecretKey(): Uint8Array {
-  const { privateKey, publicKey } = generateKeyPairSync("ed25519");
-  const pkcs8 = privateKey.export({ format: "der", type: "pkcs8" });
-  const spki = publicKey.export({ format: "der", type: "spki" });
-  const secretKey = new Uint8Array(64);
-  secretKey.set(pkcs8.subarray(pkcs8.length - 32), 0);
-  secretKey.set(spki.subarray(spki.length - 32), 32);
-  return secretKey;
-}
-
 export async function startLedgerWithAgent(): Promise<LedgerAndAgent> {
   const workDir = mkdtempSync(join(tmpdir(), "abas-mcp-proxy-"));
   const ledger = await spawnLedgerProcess({ dataDir: join(workDir, "ledger") });
-  const agentKey = newSecretKey();
-  const operatorKey = newSecretKey();
+  const agentKey = generateSecretKey();
+  const operatorKey = generateSecretKey();
   const agentKeypairFile = join(workDir, "agent.json");
   const operatorKeypairFile = join(workDir, "operator.json");
   writeFileSync(agentKeypairFile, JSON.stringify([...agentKey]), { mode: 0o600 });

@@ -18,7 +18,7 @@ import {
   type SolanaRpcApi,
 } from "@solana/kit";
 
-import { newSecretKey } from "./keys.js";
+import { generateSecretKey } from "../../keypair.js";
 
 export const ONE_SOL = 1_000_000_000n;
 
@@ -58,7 +58,7 @@ export async function airdrop(ledger: TestLedger, recipient: Address, amount = 1
 
 /** A new secret key whose account holds `amount` lamports. */
 export async function fundedSecretKey(ledger: TestLedger, amount = 10n * ONE_SOL): Promise<Uint8Array> {
-  const secretKey = newSecretKey();
+  const secretKey = generateSecretKey();
   const signer = await createKeyPairSignerFromBytes(secretKey);
   await airdrop(ledger, signer.address, amount);
   return secretKey;

@@ -24,12 +24,12 @@ import { createKeyPairSignerFromBytes, getBase58Decoder, type KeyPairSigner } fr
 
 import { LOCAL_PROGRAM_ID } from "../../client-config.js";
 import type { AttestationReceipt, BatchItemReceipt } from "../../receipts.js";
-import { newSecretKey } from "./keys.js";
+import { generateSecretKey } from "../../keypair.js";
 
 const base58 = getBase58Decoder();
 export const SOME_TX_SIGNATURE = base58.decode(new Uint8Array(64).fill(7));
 
-export const newAgent = (): Promise<KeyPairSigner> => createKeyPairSignerFromBytes(newSecretKey());
+export const newAgent = (): Promise<KeyPairSigner> => createKeyPairSignerFromBytes(generateSecretKey());
 
 export async function buildOfflineReceipt(
   agent: KeyPairSigner,
