@@ -1,6 +1,7 @@
 import type { Address, ProgramDerivedAddress, ReadonlyUint8Array } from "@solana/kit";
 
 import { HASH_SIZE } from "./constants.js";
+import { bytesToHex } from "./hex.js";
 import {
   findAgentPda,
   findAttestationPda,
@@ -19,14 +20,27 @@ import { assertByteLength } from "./validation.js";
  */
 export type DerivedAddress = Readonly<{ address: Address; bump: number }>;
 
-const derived = async (pda: Promise<ProgramDerivedAddress>): Promise<DerivedAddress> => {
-  const [address, bump] = await pda;
-  return { address, bump };
-};
+const DERIVATION_CACHE_LIMIT = 1024;
+const derivations = new Map<string, Promise<DerivedAddress>>();
+
+/**
+ * A derivation tries bumps from 255 down, each a SHA-256 and an on-curve check, and clients derive
+ * the same few addresses again and again (the issuer's, an agent's, a batch's for each of its
+ * transactions): the last DERIVATION_CACHE_LIMIT derivations are kept, a failed one is not.
+ */
+function derived(key: string, find: () => Promise<ProgramDerivedAddress>): Promise<DerivedAddress> {
+  const cached = derivations.get(key);
+  if (cached !== undefined) return cached;
+  const derivation = find().then(([address, bump]) => Object.freeze({ address, bump }));
+  if (derivations.size >= DERIVATION_CACHE_LIMIT) derivations.delete(derivations.keys().next().value!);
+  derivations.set(key, derivation);
+  derivation.catch(() => derivations.delete(key));
+  return derivation;
+}
 
 /** `["credential"]` */
 export async function deriveCredentialAddress(programId: Address): Promise<DerivedAddress> {
-  return await derived(findCredentialPda({ programAddress: programId }));
+  return await derived(`credential ${programId}`, () => findCredentialPda({ programAddress: programId }));
 }
 
 /** `["schema", credential, "BehaviorAttestation" | "BehaviorBatch", [version]]` */
@@ -36,12 +50,16 @@ export async function deriveSchemaAddress(
   kind: SchemaKind,
 ): Promise<DerivedAddress> {
   const { name, version } = SCHEMAS[kind];
-  return await derived(findSchemaPda({ credential, name, version }, { programAddress: programId }));
+  return await derived(`schema ${programId} ${credential} ${kind}`, () =>
+    findSchemaPda({ credential, name, version }, { programAddress: programId }),
+  );
 }
 
 /** `["agent", agent]` */
 export async function deriveAgentAddress(programId: Address, agent: Address): Promise<DerivedAddress> {
-  return await derived(findAgentPda({ agent }, { programAddress: programId }));
+  return await derived(`agent ${programId} ${agent}`, () =>
+    findAgentPda({ agent }, { programAddress: programId }),
+  );
 }
 
 /** `["attestation", agent, stored_hash]` */
@@ -51,7 +69,9 @@ export async function deriveAttestationAddress(
   storedHash: ReadonlyUint8Array,
 ): Promise<DerivedAddress> {
   assertByteLength(storedHash, HASH_SIZE, "storedHash");
-  return await derived(findAttestationPda({ agent, storedHash }, { programAddress: programId }));
+  return await derived(`attestation ${programId} ${agent} ${bytesToHex(storedHash)}`, () =>
+    findAttestationPda({ agent, storedHash }, { programAddress: programId }),
+  );
 }
 
 /** `["batch", agent, merkle_root]` */
@@ -61,7 +81,9 @@ export async function deriveBatchAddress(
   merkleRoot: ReadonlyUint8Array,
 ): Promise<DerivedAddress> {
   assertByteLength(merkleRoot, HASH_SIZE, "merkleRoot");
-  return await derived(findBatchPda({ agent, merkleRoot }, { programAddress: programId }));
+  return await derived(`batch ${programId} ${agent} ${bytesToHex(merkleRoot)}`, () =>
+    findBatchPda({ agent, merkleRoot }, { programAddress: programId }),
+  );
 }
 
 export type IssuerAddresses = Readonly<{
@@ -82,5 +104,5 @@ export async function deriveIssuerAddresses(programId: Address): Promise<IssuerA
 
 /** The Upgradeable Loader's ProgramData account of a program: `[program]` under the loader. */
 export async function deriveProgramDataAddress(programId: Address): Promise<DerivedAddress> {
-  return await derived(findProgramDataPda({ program: programId }));
+  return await derived(`program-data ${programId}`, () => findProgramDataPda({ program: programId }));
 }

@@ -37,25 +37,42 @@ export function computeBatchMerkleRoot(leaves: readonly LeafData[]): Uint8Array 
   return computeMerkleRoot(leaves.map(computeLeafHash));
 }
 
+/** Every level of the tree, from the leaves up to the root. */
+function treeLevels(leafHashes: readonly ReadonlyUint8Array[]): Array<readonly ReadonlyUint8Array[]> {
+  assertLeafHashes(leafHashes);
+  const levels: Array<readonly ReadonlyUint8Array[]> = [leafHashes];
+  while (levels[levels.length - 1]!.length > 1) levels.push(parentLevel(levels[levels.length - 1]!));
+  return levels;
+}
+
+/** A node carried up unchanged has no sibling on its level and adds nothing to the proof. */
+function proofFromLevels(levels: ReadonlyArray<readonly ReadonlyUint8Array[]>, index: number): Uint8Array[] {
+  const proof: Uint8Array[] = [];
+  let position = index;
+  for (const level of levels.slice(0, -1)) {
+    const sibling = level[position ^ 1];
+    if (sibling !== undefined) proof.push(Uint8Array.from(sibling));
+    position >>= 1;
+  }
+  return proof;
+}
+
 /**
  * The sibling hashes from leaf `index` up to the root. A level where the node is carried up has no
  * sibling and adds nothing, so the proof can be shorter than the tree height.
  */
 export function buildInclusionProof(leafHashes: readonly ReadonlyUint8Array[], index: number): Uint8Array[] {
-  assertLeafHashes(leafHashes);
+  const levels = treeLevels(leafHashes);
   if (!Number.isInteger(index) || index < 0 || index >= leafHashes.length) {
     throw new AbasError(ABAS_SDK__INVALID_MERKLE_LEAF_INDEX, { index, leafCount: leafHashes.length });
   }
-  const proof: Uint8Array[] = [];
-  let level: readonly ReadonlyUint8Array[] = leafHashes;
-  let position = index;
-  while (level.length > 1) {
-    const sibling = level[position ^ 1];
-    if (sibling !== undefined) proof.push(Uint8Array.from(sibling));
-    level = parentLevel(level);
-    position >>= 1;
-  }
-  return proof;
+  return proofFromLevels(levels, index);
+}
+
+/** The inclusion proof of every leaf, in leaf order, from one pass over the tree. */
+export function buildInclusionProofs(leafHashes: readonly ReadonlyUint8Array[]): Uint8Array[][] {
+  const levels = treeLevels(leafHashes);
+  return leafHashes.map((_, index) => proofFromLevels(levels, index));
 }
 
 export type InclusionProofInput = Readonly<{

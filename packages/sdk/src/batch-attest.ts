@@ -11,7 +11,7 @@ import {
   buildAttestBatchInstruction,
   buildBatchMessage,
   buildEd25519VerifyInstruction,
-  buildInclusionProof,
+  buildInclusionProofs,
   bytesToHex,
   computeLeafHash,
   computeMerkleRoot,
@@ -184,6 +184,7 @@ export async function recordBatch(
   const explorerUrl = getTransactionExplorerUrl(commitSignature, rpcUrl);
   const merkleRootHex = bytesToHex(merkleRoot);
   const batchActionTypes = actionTypesFromMask(actionTypes).map(getActionTypeName);
+  const proofs = buildInclusionProofs(leafHashes);
   const receipts: BatchItemReceipt[] = prepared.map((item, index) => ({
     index,
     itemCount,
@@ -193,7 +194,7 @@ export async function recordBatch(
     storedHash: bytesToHex(item.storedHash),
     ...(item.salt === undefined ? {} : { salt: bytesToHex(item.salt) }),
     leafHash: bytesToHex(leafHashes[index]!),
-    proof: buildInclusionProof(leafHashes, index).map(bytesToHex),
+    proof: proofs[index]!.map(bytesToHex),
     merkleRoot: merkleRootHex,
     batchActionTypes,
     batchAddress,

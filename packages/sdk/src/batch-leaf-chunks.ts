@@ -42,23 +42,29 @@ function publishTransactionSize(
   return { size: getTransactionMessageSize(message), limit: getTransactionMessageSizeLimit(message) };
 }
 
-/** The most leaves one `publish_batch_leaves` transaction holds, given any chunk's instruction. */
+/**
+ * The most leaves one `publish_batch_leaves` transaction holds, given any chunk's instruction: a
+ * binary search, since a transaction only grows with its leaf count.
+ */
 export function maxLeavesPerTransaction(
   feePayer: TransactionSigner,
   instruction: AbasInstruction,
   itemCount: number,
   priorityFeeMicroLamports?: bigint,
 ): number {
-  for (let leafCount = itemCount; leafCount > 1; leafCount--) {
-    const { size, limit } = publishTransactionSize(
-      feePayer,
-      instruction,
-      leafCount,
-      priorityFeeMicroLamports,
-    );
-    if (size <= limit) return leafCount;
+  const fits = (leafCount: number): boolean => {
+    const { size, limit } = publishTransactionSize(feePayer, instruction, leafCount, priorityFeeMicroLamports);
+    return size <= limit;
+  };
+  // Invariant: `fitting` leaves fit (one always does: it is sent alone if need be), `tooMany` do not.
+  let fitting = 1;
+  let tooMany = itemCount + 1;
+  while (tooMany - fitting > 1) {
+    const middle = (fitting + tooMany) >> 1;
+    if (fits(middle)) fitting = middle;
+    else tooMany = middle;
   }
-  return 1;
+  return fitting;
 }
 
 /** Consecutive chunks of at most `maxLeaves` leaves that cover `0..itemCount`. */

@@ -13,6 +13,7 @@ import { MAX_BATCH_ITEMS } from "../constants.js";
 import { computeLeafHash, type LeafData } from "../leaf-data.js";
 import {
   buildInclusionProof,
+  buildInclusionProofs,
   computeBatchMerkleRoot,
   computeMerkleRoot,
   verifyInclusionProof,
@@ -74,6 +75,15 @@ describe("Merkle tree against RFC 6962", () => {
         );
       }
     }
+  });
+
+  it("builds every leaf's RFC 6962 audit path at once, for every size from 1 to 100", () => {
+    for (let n = 1; n <= MAX_BATCH_ITEMS; n++) {
+      const leafHashes = leafHashesOf(n);
+      const expected = leafHashes.map((_, index) => rfcAuditPath(index, leafHashes));
+      assert.deepEqual(buildInclusionProofs(leafHashes), expected, `proofs of ${n} leaves`);
+    }
+    assertThrowsAbasError(() => buildInclusionProofs([]), ABAS_SDK__EMPTY_MERKLE_TREE);
   });
 
   it("makes a single leaf its own root, with an empty proof", () => {
