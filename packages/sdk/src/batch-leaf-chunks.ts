@@ -53,7 +53,12 @@ export function maxLeavesPerTransaction(
   priorityFeeMicroLamports?: bigint,
 ): number {
   const fits = (leafCount: number): boolean => {
-    const { size, limit } = publishTransactionSize(feePayer, instruction, leafCount, priorityFeeMicroLamports);
+    const { size, limit } = publishTransactionSize(
+      feePayer,
+      instruction,
+      leafCount,
+      priorityFeeMicroLamports,
+    );
     return size <= limit;
   };
   // Invariant: `fitting` leaves fit (one always does: it is sent alone if need be), `tooMany` do not.
