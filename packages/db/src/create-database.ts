@@ -5,7 +5,13 @@
 import { chmodSync, closeSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 import SqliteDatabase from "better-sqlite3";
-import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase as SqliteDialectDatabase } from "kysely";
+import {
+  CompiledQuery,
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  type SqliteDatabase as SqliteDialectDatabase,
+} from "kysely";
 import pg from "pg";
 import type { Database } from "./schema.js";
 
@@ -80,15 +86,79 @@ function withStatementCache(sqlite: SqliteDatabase.Database): SqliteDialectDatab
   };
 }
 
+const BUSY_TIMEOUT_MS = 5000;
+
+/**
+ * How `readRows` runs a statement on each open database. SQLite files get a read-only connection
+ * of their own: a statement runs on it directly, without Kysely's connection queue (which costs as
+ * much as a small query), and never inside a transaction another query of the handle has open.
+ */
+type RowReader = <Row>(text: string, parameters: readonly unknown[]) => Promise<Row[]>;
+const rowReaders = new WeakMap<Kysely<Database>, RowReader>();
+
+/** `?` placeholders as PostgreSQL numbers them: `$1`, `$2`… */
+function numberedPlaceholders(text: string): string {
+  let count = 0;
+  return text.replace(/\?/g, () => `$${(count += 1)}`);
+}
+
+function throughKysely(db: Kysely<Database>, dialect: Dialect): RowReader {
+  const texts = new Map<string, string>();
+  return async <Row>(text: string, parameters: readonly unknown[]) => {
+    let dialectText = texts.get(text);
+    if (dialectText === undefined) {
+      dialectText = dialect === "postgres" ? numberedPlaceholders(text) : text;
+      if (texts.size < MAX_CACHED_STATEMENTS) texts.set(text, dialectText);
+    }
+    return (await db.executeQuery<Row>(CompiledQuery.raw(dialectText, [...parameters]))).rows;
+  };
+}
+
+/**
+ * The rows of one read-only statement of a database `openDatabase` opened, with `?` placeholders
+ * (the text holds no other question mark). It sees what is committed when it runs.
+ */
+export async function readRows<Row>(
+  db: Kysely<Database>,
+  text: string,
+  parameters: readonly unknown[],
+): Promise<Row[]> {
+  const reader = rowReaders.get(db);
+  if (reader === undefined) throw new Error("readRows: the database was not opened with openDatabase");
+  return await reader<Row>(text, parameters);
+}
+
 function openSqlite(file: string): DatabaseHandle {
   if (file !== ":memory:") createPrivateFile(file);
   const sqlite = new SqliteDatabase(file);
   // WAL: readers never block the writer; a killed process loses no committed transaction.
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("synchronous = NORMAL");
-  sqlite.pragma("busy_timeout = 5000");
+  sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  return { db, dialect: "sqlite", description: `sqlite ${file}`, close: () => db.destroy() };
+  let reader: SqliteDialectDatabase | undefined;
+  // An in-memory database is not shared between connections: its reads go through Kysely.
+  rowReaders.set(
+    db,
+    file === ":memory:"
+      ? throughKysely(db, "sqlite")
+      : async <Row>(text: string, parameters: readonly unknown[]) => {
+          reader ??= withStatementCache(
+            new SqliteDatabase(file, { readonly: true, timeout: BUSY_TIMEOUT_MS }),
+          );
+          return reader.prepare(text).all(parameters) as Row[];
+        },
+  );
+  return {
+    db,
+    dialect: "sqlite",
+    description: `sqlite ${file}`,
+    close: async () => {
+      rowReaders.delete(db);
+      reader?.close();
+      await db.destroy();
+    },
+  };
 }
 
 function openPostgres(options: OpenDatabaseOptions): DatabaseHandle {
@@ -110,6 +180,7 @@ function openPostgres(options: OpenDatabaseOptions): DatabaseHandle {
   pool.on("connect", (client) => client.on("error", reportConnectionError));
   const url = new URL(options.url);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  rowReaders.set(db, throughKysely(db, "postgres"));
   return {
     db,
     dialect: "postgres",

@@ -88,6 +88,37 @@ for (const target of testDatabaseTargets()) {
       assert.deepEqual(page.pagination, { nextCursor: null, hasMore: false });
     });
 
+    it("lists what is committed while a transaction of the same handle is open, without waiting for it", async () => {
+      // Given a committed row, and a transaction of the same handle that inserted another and waits
+      const committed = buildAttestation({ slot: 1, timestamp: T });
+      const uncommitted = buildAttestation({ slot: 2, timestamp: T + 1 });
+      await seedAttestations(database.db, [committed]);
+      let insertDone!: () => void;
+      let release!: () => void;
+      const inserted = new Promise<void>((resolve) => (insertDone = resolve));
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const transaction = database.db.transaction().execute(async (trx) => {
+        await trx.insertInto("attestations").values(uncommitted).execute();
+        insertDone();
+        await released;
+      });
+      await inserted;
+      // When the list is read meanwhile, then it holds the committed row only
+      const during = await listAttestations(database.db, {});
+      assert.deepEqual(
+        during.data.map((record) => record.id),
+        [committed.id],
+      );
+      // And once the transaction commits, the next read holds its row too
+      release();
+      await transaction;
+      const after = await listAttestations(database.db, {});
+      assert.deepEqual(
+        after.data.map((record) => record.id),
+        [uncommitted.id, committed.id],
+      );
+    });
+
     it("returns the API's record shape", async () => {
       const single = buildAttestation({ slot: 5, timestamp: T, action_type: "Decision", privacy: 1 });
       await seedAttestations(database.db, [single]);

@@ -5,10 +5,10 @@
  */
 import type { ApiAttestationPage, ListAttestationsQuery } from "@abas/api-contract";
 import { ABAS_API__INVALID_PARAMETER, AbasError } from "@abas/errors";
-import { sql, type Kysely, type RawBuilder } from "kysely";
+import type { Kysely } from "kysely";
 
-import type { Dialect } from "../create-database.js";
-import type { Database } from "../schema.js";
+import { readRows, type Dialect } from "../create-database.js";
+import type { AttestationRow, Database } from "../schema.js";
 import { toApiAttestation } from "./api-attestation.js";
 import { decodeCursor, encodeCursor } from "./cursor.js";
 
@@ -21,8 +21,11 @@ export type ListAttestationsOptions = Partial<Omit<ListAttestationsQuery, "since
   readonly until?: number;
 };
 
-/** The filtered, newest-first keyset query of a page (one row more than `limit`), no columns yet. */
-function pageQuery(db: Kysely<Database>, options: ListAttestationsOptions) {
+/**
+ * The filtered, newest-first keyset query of a page (one row more than `limit`) as SQL text with
+ * its parameters: one text per combination of filters, so each is prepared once.
+ */
+function pageQuery(columns: string, options: ListAttestationsOptions) {
   const limit = options.limit ?? DEFAULT_PAGE_SIZE;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
     throw new AbasError(ABAS_API__INVALID_PARAMETER, {
@@ -33,29 +36,35 @@ function pageQuery(db: Kysely<Database>, options: ListAttestationsOptions) {
   // Decode before querying: a bad cursor is the caller's error, whatever the data.
   const after = options.cursor === undefined ? undefined : decodeCursor(options.cursor);
 
-  let query = db.selectFrom("attestations");
-  if (options.agent !== undefined) query = query.where("agent", "=", options.agent);
-  if (options.operator !== undefined) query = query.where("operator", "=", options.operator);
-  if (options.actionType !== undefined) query = query.where("action_type", "=", options.actionType);
-  if (options.privacy !== undefined) query = query.where("privacy", "=", options.privacy ? 1 : 0);
-  if (options.since !== undefined) query = query.where("timestamp", ">=", options.since);
-  if (options.until !== undefined) query = query.where("timestamp", "<", options.until);
-  if (options.batch !== undefined) query = query.where("batch_address", "=", options.batch);
-  if (options.storedHash !== undefined) query = query.where("stored_hash", "=", options.storedHash);
+  const parameters: unknown[] = [];
+  const parameter = (value: unknown): string => {
+    parameters.push(value);
+    return "?";
+  };
+  const conditions: string[] = [];
+  const equal = (column: string, value: unknown): void => {
+    if (value !== undefined) conditions.push(`${column} = ${parameter(value)}`);
+  };
+  equal("agent", options.agent);
+  equal("operator", options.operator);
+  equal("action_type", options.actionType);
+  equal("privacy", options.privacy === undefined ? undefined : options.privacy ? 1 : 0);
+  if (options.since !== undefined) conditions.push(`timestamp >= ${parameter(options.since)}`);
+  if (options.until !== undefined) conditions.push(`timestamp < ${parameter(options.until)}`);
+  equal("batch_address", options.batch);
+  equal("stored_hash", options.storedHash);
   if (after !== undefined) {
     // `slot <= s` gives the index a range; the OR then drops the rows of slot s already served.
-    query = query
-      .where("slot", "<=", after.slot)
-      .where((eb) => eb.or([eb("slot", "<", after.slot), eb("seq", "<", after.seq)]));
+    conditions.push(
+      `slot <= ${parameter(after.slot)}`,
+      `(slot < ${parameter(after.slot)} or seq < ${parameter(after.seq)})`,
+    );
   }
-  // One row more than asked tells whether another page exists without a count.
-  return {
-    limit,
-    query: query
-      .orderBy("slot", "desc")
-      .orderBy("seq", "desc")
-      .limit(limit + 1),
-  };
+  const where = conditions.length === 0 ? "" : ` where ${conditions.join(" and ")}`;
+  // One row more than asked tells whether another page exists without a count. The limit, a
+  // checked integer, is written in the text: SQLite plans a bound LIMIT less well.
+  const text = `select ${columns} from attestations${where} order by slot desc, seq desc limit ${limit + 1}`;
+  return { limit, text, parameters };
 }
 
 function paginationOf(
@@ -74,8 +83,8 @@ export async function listAttestations(
   db: Kysely<Database>,
   options: ListAttestationsOptions = {},
 ): Promise<ApiAttestationPage> {
-  const { limit, query } = pageQuery(db, options);
-  const rows = await query.selectAll().execute();
+  const { limit, text, parameters } = pageQuery("*", options);
+  const rows = await readRows<AttestationRow>(db, text, parameters);
   return { data: rows.slice(0, limit).map(toApiAttestation), pagination: paginationOf(rows, limit) };
 }
 
@@ -83,8 +92,8 @@ export async function listAttestations(
  * Each attestation as the contract's JSON text, built by the database: the same bytes
  * JSON.stringify(toApiAttestation(row)) gives, without 16 columns becoming JavaScript values first.
  */
-const ATTESTATION_JSON: Record<Dialect, RawBuilder<string>> = {
-  sqlite: sql<string>`json_object(
+const ATTESTATION_JSON: Record<Dialect, string> = {
+  sqlite: `json_object(
     'id', id, 'kind', kind, 'agent', agent, 'operator', operator, 'actionType', action_type,
     'privacy', json(case when privacy = 1 then 'true' else 'false' end),
     'storedHash', stored_hash, 'agentSignature', agent_signature, 'txSignature', tx_signature,
@@ -92,7 +101,7 @@ const ATTESTATION_JSON: Record<Dialect, RawBuilder<string>> = {
     'batch', json(case when batch_address is not null and batch_index is not null and merkle_root is not null
       then json_object('address', batch_address, 'index', batch_index, 'merkleRoot', merkle_root) else 'null' end))`,
   // row_to_json writes compact JSON in column order (json_build_object would add spaces).
-  postgres: sql<string>`(select row_to_json(item) from (select id, kind, agent, operator,
+  postgres: `(select row_to_json(item) from (select id, kind, agent, operator,
     action_type as "actionType", privacy = 1 as privacy, stored_hash as "storedHash",
     agent_signature as "agentSignature", tx_signature as "txSignature", slot, timestamp,
     case when batch_address is not null and batch_index is not null and merkle_root is not null
@@ -106,8 +115,8 @@ export async function listAttestationsJson(
   dialect: Dialect,
   options: ListAttestationsOptions = {},
 ): Promise<string> {
-  const { limit, query } = pageQuery(db, options);
-  const rows = await query.select(["slot", "seq", ATTESTATION_JSON[dialect].as("json")]).execute();
+  const { limit, text, parameters } = pageQuery(`slot, seq, ${ATTESTATION_JSON[dialect]} as json`, options);
+  const rows = await readRows<{ slot: number; seq: number; json: string }>(db, text, parameters);
   const data = rows.slice(0, limit).map((row) => row.json);
   return `{"data":[${data.join(",")}],"pagination":${JSON.stringify(paginationOf(rows, limit))}}`;
 }
