@@ -1,6 +1,15 @@
 /** Requests of the page to its own server: JSON in and out, the page's CSRF token in a header. */
 export class RequestFailed extends Error {
   override readonly name = "RequestFailed";
+
+  constructor(
+    message: string,
+    readonly status: number,
+    /** The server's Retry-After, in seconds, when it sent one. */
+    readonly retryAfterSeconds: number | undefined,
+  ) {
+    super(message);
+  }
 }
 
 export function csrfToken(): string {
@@ -15,7 +24,14 @@ export async function postJson<T>(path: string, body: unknown = {}): Promise<T> 
     credentials: "same-origin",
   });
   const answer = (await response.json().catch(() => ({}))) as { message?: string };
-  if (!response.ok) throw new RequestFailed(answer.message ?? `The server answered ${response.status}.`);
+  if (!response.ok) {
+    const retryAfter = Number(response.headers.get("retry-after") ?? Number.NaN);
+    throw new RequestFailed(
+      answer.message ?? `The server answered ${response.status}.`,
+      response.status,
+      Number.isFinite(retryAfter) ? retryAfter : undefined,
+    );
+  }
   return answer as T;
 }
 

@@ -5,7 +5,7 @@
  * with a progress bar; a file that is not a receipt is shown with its error and the rest go on.
  */
 import { formatUtcShort, shortKey } from "../src/html/format.js";
-import { postJson } from "./http.js";
+import { postJson, RequestFailed } from "./http.js";
 
 /** The parts of the server's answers this script shows (see src/ledger/receipt-files.ts). */
 interface Problem {
@@ -78,6 +78,31 @@ async function eachLimited<T>(items: readonly T[], work: (item: T) => Promise<vo
     while (next < items.length) await work(items[next++]!);
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, items.length) }, worker));
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Asks the server to check one receipt. The server limits checks per client (each costs the ledger
+ * requests): when it says to wait, this waits as long as it says, telling `onWait` the seconds
+ * (and `undefined` once the wait is over), then asks again.
+ */
+async function verifyAllowed(
+  verifyPath: string,
+  row: { name: string; text: string },
+  onWait: (seconds: number | undefined) => void,
+): Promise<VerifyAnswer> {
+  for (;;) {
+    try {
+      return await postJson<VerifyAnswer>(verifyPath, { file: row.name, content: row.text });
+    } catch (error) {
+      if (!(error instanceof RequestFailed) || error.status !== 429) throw error;
+      const seconds = error.retryAfterSeconds ?? 1;
+      onWait(seconds);
+      await sleep(seconds * 1000);
+      onWait(undefined);
+    }
+  }
 }
 
 function describeFailure(error: unknown): string {
@@ -296,17 +321,26 @@ export function startReceiptsFolder(root: HTMLElement): void {
     // 2. Each receipt against the ledger.
     const receipts = rows.filter((row) => row.receipt !== undefined);
     let checked = 0;
+    /** Checks waiting because the server limits them, and the longest wait it asked for. */
+    let waiting = 0;
+    let waitSeconds = 0;
     progress.max = Math.max(receipts.length, 1);
     const showProgress = () => {
       progress.value = checked;
-      progressText.textContent = `${checked}/${receipts.length} checked against the ledger`;
+      progressText.textContent =
+        `${checked}/${receipts.length} checked against the ledger` +
+        (waiting > 0 ? `; the server limits checks, waiting ${waitSeconds} s` : "");
     };
     showProgress();
     showSummary(rows, false);
     await eachLimited(receipts, async (row) => {
       let cell: HTMLTableCellElement;
       try {
-        const answer = await postJson<VerifyAnswer>(verifyPath, { file: row.name, content: row.text });
+        const answer = await verifyAllowed(verifyPath, row, (seconds) => {
+          waiting += seconds === undefined ? -1 : 1;
+          if (seconds !== undefined) waitSeconds = seconds;
+          showProgress();
+        });
         row.status = answer.status;
         cell =
           answer.status === "verified"

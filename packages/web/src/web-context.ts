@@ -1,12 +1,14 @@
 /** What every route of the web plugin shares: the database, the ledger, the clock and the assets. */
 import type { Database, Dialect } from "@abas/db";
 import { TokenBucketRateLimiter } from "@abas/server";
-import type { FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Kysely } from "kysely";
 
 import type { WebAssets } from "./assets/web-assets.js";
 import type { LedgerIdentity } from "./ledger/ledger-identity.js";
 import type { LedgerContext } from "./ledger/verify-record.js";
+
+export type PerMinute = { readonly perClient: number; readonly perServer: number };
 
 export interface WebPluginOptions {
   readonly db: Kysely<Database>;
@@ -25,7 +27,12 @@ export interface WebPluginOptions {
    */
   readonly publicUrl?: string;
   /** Sign-in challenges per client address and per server process, per minute; default 10 and 600. */
-  readonly signInChallengesPerMinute?: { readonly perClient: number; readonly perServer: number };
+  readonly signInChallengesPerMinute?: PerMinute;
+  /**
+   * Receipt files checked against the ledger (the receipts page) per client address and per server
+   * process, per minute; default 600 and 6,000. Each check costs the ledger a few requests.
+   */
+  readonly receiptChecksPerMinute?: PerMinute;
   /** How long a signed-in session lasts; default 12 hours. */
   readonly sessionTtlSeconds?: number;
   /** How long a sign-in nonce can be redeemed; default 5 minutes. */
@@ -47,17 +54,52 @@ export interface WebContext {
   /** Signs the sign-in cookie (shared by replicas through the database). */
   readonly signingKey: Buffer;
   /** Sign-in challenges: each stores a nonce row, so they are limited per client and per process. */
-  readonly challengeLimits: {
-    readonly perClient: TokenBucketRateLimiter;
-    readonly perServer: TokenBucketRateLimiter;
+  readonly challengeLimits: RequestLimits;
+  /** Receipt checks: each costs the ledger requests. */
+  readonly receiptCheckLimits: RequestLimits;
+}
+
+/** One limit per client address and one for the server process. */
+export interface RequestLimits {
+  readonly perClient: TokenBucketRateLimiter;
+  readonly perServer: TokenBucketRateLimiter;
+}
+
+function requestLimits({ perClient, perServer }: PerMinute): RequestLimits {
+  return {
+    perClient: new TokenBucketRateLimiter({ limit: perClient, windowSeconds: 60 }),
+    perServer: new TokenBucketRateLimiter({ limit: perServer, windowSeconds: 60 }),
   };
+}
+
+/**
+ * Takes one request of the client's allowance and of the server's; past either, the request is
+ * refused: 429 with Retry-After, `what` saying what is limited ("sign-in attempts").
+ */
+export function takeAllowance(
+  limits: RequestLimits,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  what: string,
+): void {
+  // The server's allowance is taken only for a request the client's allows: a client refused for
+  // its own flood must not use up what every other client shares.
+  for (const take of [() => limits.perClient.take(request.ip), () => limits.perServer.take("*")]) {
+    const decision = take();
+    if (decision.allowed) continue;
+    void reply.header("retry-after", decision.retryAfterSeconds);
+    throw new HttpError(
+      429,
+      `Too many ${what}: try again in ${decision.retryAfterSeconds} s.`,
+      "rate-limited",
+    );
+  }
 }
 
 export function createWebContext(
   options: WebPluginOptions & { programId: string },
   parts: { assets: WebAssets; ledgerIdentity: () => Promise<LedgerIdentity>; signingKey: Buffer },
 ): WebContext {
-  const challenges = options.signInChallengesPerMinute ?? { perClient: 10, perServer: 600 };
   return {
     db: options.db,
     dialect: options.dialect,
@@ -69,10 +111,8 @@ export function createWebContext(
     ledgerIdentity: parts.ledgerIdentity,
     assets: parts.assets,
     signingKey: parts.signingKey,
-    challengeLimits: {
-      perClient: new TokenBucketRateLimiter({ limit: challenges.perClient, windowSeconds: 60 }),
-      perServer: new TokenBucketRateLimiter({ limit: challenges.perServer, windowSeconds: 60 }),
-    },
+    challengeLimits: requestLimits(options.signInChallengesPerMinute ?? { perClient: 10, perServer: 600 }),
+    receiptCheckLimits: requestLimits(options.receiptChecksPerMinute ?? { perClient: 600, perServer: 6_000 }),
   };
 }
 

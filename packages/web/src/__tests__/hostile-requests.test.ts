@@ -1,7 +1,8 @@
 /**
  * The web app and share link under hostile requests, over real HTTP against `npm start`'s stack
  * (no PUBLIC_URL, on loopback): a forged Host header (a phishing relay), a flood of sign-in
- * challenges, a sign-in cookie the server never issued, and a share link while the ledger hangs.
+ * challenges, a sign-in cookie the server never issued, a flood of receipt checks, and a share
+ * link while the ledger hangs.
  */
 import assert from "node:assert/strict";
 import { request } from "node:http";
@@ -174,6 +175,57 @@ describe("a flood of sign-in challenges from many clients", () => {
       assert.deepEqual(statuses, [200, 200, 200, 429, 429]);
       const rows = await database.db.selectFrom("web_sign_in_nonces").selectAll().execute();
       assert.equal(rows.length, 3);
+    } finally {
+      await app.close();
+      await database.dispose();
+    }
+  });
+});
+
+describe("a flood of receipt checks", () => {
+  test("past a client's allowance, and past the server's, checks get 429 with Retry-After", async () => {
+    // Given the web app allowing 3 checks a minute per client and 5 per server
+    const database = await openTestDatabase("sqlite");
+    const app = Fastify();
+    await app.register(webPlugin, {
+      db: database.db,
+      dialect: database.dialect,
+      rpcUrl: stack.rpcUrl,
+      publicUrl: "http://abas.test",
+      receiptChecksPerMinute: { perClient: 3, perServer: 5 },
+    });
+    const check = (remoteAddress: string) =>
+      app.inject({
+        method: "POST",
+        url: "/app/receipts/verify",
+        remoteAddress,
+        payload: { file: "not-a-receipt.json", content: "{}" },
+      });
+    try {
+      // When one client asks 4 times, then two others 2 times each
+      const replies = [];
+      for (const client of [
+        "10.0.1.1",
+        "10.0.1.1",
+        "10.0.1.1",
+        "10.0.1.1",
+        "10.0.1.2",
+        "10.0.1.2",
+        "10.0.1.3",
+      ])
+        replies.push(await check(client));
+      // Then the first client's 4th check is refused, and the server's 6th check overall
+      assert.deepEqual(
+        replies.map((reply) => reply.statusCode),
+        [200, 200, 200, 429, 200, 200, 429],
+      );
+      for (const refused of [replies[3]!, replies[6]!]) {
+        assert.equal(JSON.parse(refused.body).code, "rate-limited");
+        const retryAfter = Number(refused.headers["retry-after"]);
+        assert.ok(retryAfter >= 1 && retryAfter <= 20, `Retry-After ${retryAfter}`);
+      }
+      // And an allowed check was answered: this file is not a receipt
+      assert.equal(JSON.parse(replies[0]!.body).status, "failed");
     } finally {
       await app.close();
       await database.dispose();

@@ -3,7 +3,7 @@
  * as `abas-mcp-proxy` writes it (tool calls recorded by the Attestor on the ledger) is opened with
  * the folder picker, the file picker and by drag and drop; each receipt is listed and verified
  * against the ledger. A tampered proof and a file that is not a receipt fail with their exact
- * codes, and the other receipts are verified all the same.
+ * codes, and the other receipts are verified all the same. A server that limits checks is waited for.
  */
 import assert from "node:assert/strict";
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -15,6 +15,10 @@ import { after, before, describe, test } from "node:test";
 
 import type { Browser, Page } from "playwright-core";
 
+import { openTestDatabase } from "@abas/db/testing";
+import Fastify from "fastify";
+
+import { webPlugin } from "../index.js";
 import { verifyReceiptFileText } from "../ledger/receipt-files.js";
 import { CHROMIUM_SKIP, launchChromium, screenshot } from "./support/browser.js";
 import { recordToolCallsInto, type RecordedToolCall } from "./support/receipts-folder.js";
@@ -58,17 +62,19 @@ describe("the receipts page", { skip: CHROMIUM_SKIP }, () => {
     rmSync(work, { recursive: true, force: true });
   });
 
-  async function openReceiptsPage(): Promise<Page> {
+  /** `expectedConsoleError`: the one console error the test provokes on purpose (not recorded). */
+  async function openReceiptsPage(origin = stack.origin, expectedConsoleError?: RegExp): Promise<Page> {
     const context = await browser.newContext({
       viewport: { width: 1280, height: 860 },
       deviceScaleFactor: 1,
     });
     const page = await context.newPage();
     page.on("console", (message) => {
-      if (message.type() === "error") pageErrors.push(`${page.url()}: ${message.text()}`);
+      if (message.type() !== "error" || expectedConsoleError?.test(message.text())) return;
+      pageErrors.push(`${page.url()}: ${message.text()}`);
     });
     page.on("pageerror", (error) => pageErrors.push(`${page.url()}: ${error.message}`));
-    const response = await page.goto(`${stack.origin}/app/receipts`);
+    const response = await page.goto(`${origin}/app/receipts`);
     assert.equal(response?.status(), 200);
     return page;
   }
@@ -272,6 +278,42 @@ describe("the receipts page", { skip: CHROMIUM_SKIP }, () => {
     } finally {
       silent.closeAllConnections();
       await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+
+  test("a server that limits checks is waited for as long as it says, and every receipt verifies", async () => {
+    // Given the web app behind a fault injected on purpose: its first receipt check is refused
+    // with 429 and Retry-After: 1, as the server's own limit refuses a client past its allowance
+    const database = await openTestDatabase("sqlite");
+    const app = Fastify();
+    let checks = 0;
+    app.addHook("onRequest", async (request, reply) => {
+      if (request.url !== "/app/receipts/verify" || (checks += 1) > 1) return;
+      await reply
+        .code(429)
+        .header("retry-after", "1")
+        .send({ message: "Too many receipt checks: try again in 1 s.", code: "rate-limited" });
+    });
+    await app.register(webPlugin, { db: database.db, dialect: database.dialect, rpcUrl: stack.rpcUrl });
+    const origin = await app.listen({ host: "127.0.0.1", port: 0 });
+    try {
+      const page = await openReceiptsPage(origin, /status of 429/);
+
+      // When the visitor opens the folder
+      await page.locator("input[data-folder-input]").setInputFiles(folder);
+
+      // Then the page says it waits, and once the server allows it, every receipt verifies
+      await page.locator("[data-progress-text]", { hasText: "the server limits checks" }).waitFor();
+      const summary = await summaryWhenDone(page);
+      assert.deepEqual(
+        { verified: summary.verified, unavailable: summary.unavailable },
+        { verified: "3", unavailable: "0" },
+      );
+      assert.equal(checks, 4);
+      await page.context().close();
+    } finally {
+      await app.close();
+      await database.dispose();
     }
   });
 

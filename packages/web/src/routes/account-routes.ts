@@ -21,7 +21,15 @@ import {
 } from "../auth/sign-in.js";
 import { keysTable, signedInPage, signedOutPage } from "../pages/api-keys-page.js";
 import { LedgerIdentityUnavailable } from "../ledger/ledger-identity.js";
-import { domainOf, HttpError, isAbasErrorLike, isHttps, originOf, type WebContext } from "../web-context.js";
+import {
+  domainOf,
+  HttpError,
+  isAbasErrorLike,
+  isHttps,
+  originOf,
+  takeAllowance,
+  type WebContext,
+} from "../web-context.js";
 import { sendPage } from "./page-routes.js";
 
 export const SESSION_COOKIE = "abas_session";
@@ -102,20 +110,6 @@ function requireSignInToken(context: WebContext, request: FastifyRequest): strin
   return token;
 }
 
-/** A sign-in challenge stores a nonce row: each client, and the process as a whole, gets a few a minute. */
-function takeChallengeAllowance(context: WebContext, request: FastifyRequest, reply: FastifyReply): void {
-  const { perClient, perServer } = context.challengeLimits;
-  for (const decision of [perClient.take(request.ip), perServer.take("*")]) {
-    if (decision.allowed) continue;
-    void reply.header("retry-after", decision.retryAfterSeconds);
-    throw new HttpError(
-      429,
-      `Too many sign-in attempts: try again in ${decision.retryAfterSeconds} s.`,
-      "rate-limited",
-    );
-  }
-}
-
 async function expectationsOf(context: WebContext, request: FastifyRequest): Promise<SignInExpectations> {
   let chainId: string;
   try {
@@ -186,7 +180,8 @@ export const accountRoutes: FastifyPluginAsync<{ context: WebContext }> = async 
 
   app.post("/auth/challenge", async (request, reply) => {
     const token = requireSignInToken(context, request);
-    takeChallengeAllowance(context, request, reply);
+    // A challenge stores a nonce row: each client, and the process as a whole, gets a few a minute.
+    takeAllowance(context.challengeLimits, request, reply, "sign-in attempts");
     const challenge = await issueSignInChallenge(context.db, {
       expectations: await expectationsOf(context, request),
       bindingHash: sha256Hex(token),

@@ -1,13 +1,14 @@
 /**
  * The receipts page: the visitor opens a receipts folder in the browser, which asks, file by file,
  * what each one records and whether it verifies against the ledger. Both questions change
- * nothing, so they need no session; the file's text is checked and forgotten.
+ * nothing, so they need no session; the file's text is checked and forgotten. A check costs the
+ * ledger requests, so checks are limited per client and per server (see `receiptChecksPerMinute`).
  */
 import type { FastifyPluginAsync } from "fastify";
 
 import { readReceiptFileText, receiptFileTooLarge, verifyReceiptFileText } from "../ledger/receipt-files.js";
 import { receiptsPage, RECEIPTS_READ_PATH, RECEIPTS_VERIFY_PATH } from "../pages/receipts-page.js";
-import type { WebContext } from "../web-context.js";
+import { takeAllowance, type WebContext } from "../web-context.js";
 import { sendPage } from "./page-routes.js";
 
 /**
@@ -60,6 +61,9 @@ export const receiptRoutes: FastifyPluginAsync<{ context: WebContext }> = async 
   app.post<{ Body: ReceiptFileBody }>(
     RECEIPTS_VERIFY_PATH.slice("/app".length),
     routeOptions,
-    async (request) => await verifyReceiptFileText(request.body.file, request.body.content, context.ledger),
+    async (request, reply) => {
+      takeAllowance(context.receiptCheckLimits, request, reply, "receipt checks");
+      return await verifyReceiptFileText(request.body.file, request.body.content, context.ledger);
+    },
   );
 };
