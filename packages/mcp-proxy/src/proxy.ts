@@ -91,10 +91,11 @@ export async function runProxy(config: ProxyConfig, streams: ProxyStreams): Prom
       maxBatchDelayMs: config.maxBatchDelayMs,
       // The attestor closes a batch on disk only once its receipts are saved.
       onReceipt: (receipt) =>
-        writeReceiptFile(receiptsDir, { call: calls.take(receipt.actionHash), receipt }).catch(
-          (error: unknown) =>
+        writeReceiptFile(receiptsDir, { call: calls.take(receipt.actionHash), receipt })
+          .catch((error: unknown) =>
             log(`cannot save the receipt of ${receipt.actionHash}: ${(error as Error).message}`),
-        ),
+          )
+          .finally(() => calls.saved()),
     });
   } catch (error) {
     calls.close();
@@ -106,11 +107,17 @@ export async function runProxy(config: ProxyConfig, streams: ProxyStreams): Prom
   const record = (call: ToolCallAction): void => {
     const actionHash = hashActionNow(canonicalize(call));
     calls.append(actionHash, call);
-    const { receipt } = attestor.record({
-      actionType: "ToolCall",
-      actionHash,
-      privacyMode: config.privacyMode,
-    });
+    let receipt: Promise<unknown>;
+    try {
+      ({ receipt } = attestor.record({
+        actionType: "ToolCall",
+        actionHash,
+        privacyMode: config.privacyMode,
+      }));
+    } catch (error) {
+      calls.forget(actionHash);
+      throw error;
+    }
     receipt.catch((error: unknown) =>
       log(`tool ${call.tool}: ${describeError(error)}; the call stays in ${queueDir} for the next start`),
     );
