@@ -257,7 +257,19 @@ async function freePort(): Promise<number> {
 
 interface ServerProcess {
   readonly url: string;
+  /** CPU time the server process has used (user and system), in ms; undefined where /proc is not. */
+  cpuMs(): number | undefined;
   stop(): Promise<void>;
+}
+
+/** User and system time of a process from /proc (Linux), in ms: clock ticks of 10 ms. */
+function processCpuMs(pid: number | undefined): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The database the server opens: `DATA_DIR` (SQLite) or `DATABASE_URL` (PostgreSQL). */
@@ -290,6 +302,7 @@ async function startServerProcess(databaseEnv: Record<string, string>): Promise<
   }
   return {
     url,
+    cpuMs: () => processCpuMs(child.pid),
     stop: async () => {
       const exited = new Promise((resolve) => child.once("exit", resolve));
       child.kill("SIGTERM");
@@ -313,6 +326,8 @@ interface RouteFigures {
   readonly pingRequestsPerSecond: number;
   /** requestsPerSecond / pingRequestsPerSecond. */
   readonly toPing: number;
+  /** The server's CPU time per request of the route (user and system), in ms; undefined off Linux. */
+  readonly serverCpuMsPerRequest?: number;
 }
 
 interface Route {
@@ -348,6 +363,8 @@ function autocannonOptions(route: Route, baseUrl: string, apiKey: string) {
 
 interface Rounds {
   readonly requests: number;
+  /** The server's CPU time during the rounds, in ms, when it could be read. */
+  readonly serverCpuMs?: number;
   readonly seconds: number;
   readonly latencyTotalMs: number;
   readonly p50Ms: number;
@@ -356,11 +373,19 @@ interface Rounds {
 
 const NO_ROUNDS: Rounds = { requests: 0, seconds: 0, latencyTotalMs: 0, p50Ms: 0, p99Ms: 0 };
 
-function addRound(rounds: Rounds, route: Route, result: Result): Rounds {
+/** The server's CPU time per request of the rounds, in ms (3 decimals), when it could be read. */
+function cpuPerRequest(rounds: Rounds): { serverCpuMsPerRequest?: number } {
+  return rounds.serverCpuMs === undefined
+    ? {}
+    : { serverCpuMsPerRequest: Math.round((rounds.serverCpuMs / rounds.requests) * 1000) / 1000 };
+}
+
+function addRound(rounds: Rounds, route: Route, result: Result, serverCpuMs: number | undefined): Rounds {
   if (result.errors > 0 || result.non2xx > 0) {
     throw new Error(`${route.route}: ${result.errors} errors and ${result.non2xx} non-2xx responses`);
   }
   return {
+    ...(serverCpuMs === undefined ? {} : { serverCpuMs: (rounds.serverCpuMs ?? 0) + serverCpuMs }),
     requests: rounds.requests + result.requests.total,
     seconds: rounds.seconds + result.duration,
     latencyTotalMs: rounds.latencyTotalMs + result.latency.average * result.requests.total,
@@ -376,21 +401,26 @@ function addRound(rounds: Rounds, route: Route, result: Result): Rounds {
 async function measureAgainstPing(
   route: Route,
   ping: Route,
-  baseUrl: string,
+  server: ServerProcess,
   apiKey: string,
 ): Promise<{ figures: RouteFigures; ping: Rounds }> {
-  const routeOptions = autocannonOptions(route, baseUrl, apiKey);
-  const pingOptions = autocannonOptions(ping, baseUrl, apiKey);
+  const routeOptions = autocannonOptions(route, server.url, apiKey);
+  const pingOptions = autocannonOptions(ping, server.url, apiKey);
   await autocannon({ ...routeOptions, duration: WARMUP_SECONDS });
+  /** A round, with the server's CPU time during it. */
+  const round = async (options: ReturnType<typeof autocannonOptions>) => {
+    const before = server.cpuMs();
+    const result = await autocannon({ ...options, duration: ROUND_SECONDS });
+    const after = server.cpuMs();
+    return { result, cpuMs: before === undefined || after === undefined ? undefined : after - before };
+  };
   let pingRounds = NO_ROUNDS;
   let routeRounds = NO_ROUNDS;
-  for (let round = 0; round < ROUNDS; round++) {
-    pingRounds = addRound(pingRounds, ping, await autocannon({ ...pingOptions, duration: ROUND_SECONDS }));
-    routeRounds = addRound(
-      routeRounds,
-      route,
-      await autocannon({ ...routeOptions, duration: ROUND_SECONDS }),
-    );
+  for (let index = 0; index < ROUNDS; index++) {
+    const pinged = await round(pingOptions);
+    pingRounds = addRound(pingRounds, ping, pinged.result, pinged.cpuMs);
+    const routed = await round(routeOptions);
+    routeRounds = addRound(routeRounds, route, routed.result, routed.cpuMs);
   }
   const requestsPerSecond = Math.round(routeRounds.requests / routeRounds.seconds);
   const pingRequestsPerSecond = Math.round(pingRounds.requests / pingRounds.seconds);
@@ -403,9 +433,10 @@ async function measureAgainstPing(
     requests: routeRounds.requests,
     pingRequestsPerSecond,
     toPing: Math.round((requestsPerSecond / pingRequestsPerSecond) * 100) / 100,
+    ...cpuPerRequest(routeRounds),
   };
   console.log(
-    `  ${route.route.padEnd(58)} ${String(requestsPerSecond).padStart(7)} req/s (ping alongside ${pingRequestsPerSecond}: ${figures.toPing})  mean ${figures.latencyMeanMs} ms  p50 ${figures.latencyP50Ms} ms  p99 ${figures.latencyP99Ms} ms`,
+    `  ${route.route.padEnd(58)} ${String(requestsPerSecond).padStart(7)} req/s (ping alongside ${pingRequestsPerSecond}: ${figures.toPing})  server CPU ${serverCpuCell(figures) || "?"}/request  mean ${figures.latencyMeanMs} ms  p50 ${figures.latencyP50Ms} ms  p99 ${figures.latencyP99Ms} ms`,
   );
   return { figures, ping: pingRounds };
 }
@@ -494,7 +525,7 @@ async function measureSize(
     const measured: RouteFigures[] = [];
     let pingRounds = NO_ROUNDS;
     for (const route of listRoutes) {
-      const result = await measureAgainstPing(route, ping!, server.url, key);
+      const result = await measureAgainstPing(route, ping!, server, key);
       measured.push(result.figures);
       pingRounds = {
         requests: pingRounds.requests + result.ping.requests,
@@ -502,6 +533,9 @@ async function measureSize(
         latencyTotalMs: pingRounds.latencyTotalMs + result.ping.latencyTotalMs,
         p50Ms: Math.max(pingRounds.p50Ms, result.ping.p50Ms),
         p99Ms: Math.max(pingRounds.p99Ms, result.ping.p99Ms),
+        ...(result.ping.serverCpuMs === undefined
+          ? {}
+          : { serverCpuMs: (pingRounds.serverCpuMs ?? 0) + result.ping.serverCpuMs }),
       };
     }
     const pingRequestsPerSecond = Math.round(pingRounds.requests / pingRounds.seconds);
@@ -515,6 +549,7 @@ async function measureSize(
         requests: pingRounds.requests,
         pingRequestsPerSecond,
         toPing: 1,
+        ...cpuPerRequest(pingRounds),
       },
       ...measured,
     ];
@@ -598,22 +633,28 @@ function databaseLabel(size: SizeFigures): string {
   return size.database === "sqlite" ? "SQLite" : "PostgreSQL";
 }
 
+/** The route's server CPU time per request, for the tables of docs/api.md and docs/performance.md. */
+export function serverCpuCell(route: RouteFigures): string {
+  return route.serverCpuMsPerRequest === undefined ? "" : `${route.serverCpuMsPerRequest} ms`;
+}
+
 function markdownReport(report: BenchReport): string {
   const lines = [
     `Measured with \`${report.command}\` on ${report.date.slice(0, 10)}: ${report.machine}; the server ` +
       `(\`abas-server\`, LOG_LEVEL=warn, rate limit raised out of the way) and autocannon share the machine; ` +
       `${report.settings.connections} connections; each route in ${report.settings.rounds} rounds of ` +
       `${report.settings.roundSeconds} s, each right after a round of ping, after a ${report.settings.warmupSeconds} s warm-up ` +
-      `(p50 and p99: the highest of the rounds); ${formatNumber(report.settings.agents)} agents with Zipf-distributed activity.`,
+      `(p50 and p99: the highest of the rounds); ${formatNumber(report.settings.agents)} agents with Zipf-distributed activity. ` +
+      "Server CPU per request: the server process's user and system time during the route's rounds (from /proc) over their requests.",
     "",
-    "| database | attestations | route | requests/s | of ping | mean latency | p50 latency | p99 latency |",
-    "| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: |",
+    "| database | attestations | route | requests/s | of ping | server CPU per request | mean latency | p50 latency | p99 latency |",
+    "| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |",
   ];
   for (const size of report.sizes) {
     for (const route of size.routes) {
       lines.push(
         `| ${databaseLabel(size)} | ${formatNumber(size.attestations)} | \`${route.route}\` | ${formatNumber(route.requestsPerSecond)} | ` +
-          `${route.toPing} | ${route.latencyMeanMs} ms | ${route.latencyP50Ms} ms | ${route.latencyP99Ms} ms |`,
+          `${route.toPing} | ${serverCpuCell(route)} | ${route.latencyMeanMs} ms | ${route.latencyP50Ms} ms | ${route.latencyP99Ms} ms |`,
       );
     }
   }

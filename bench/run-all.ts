@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 
 import { format, resolveConfig } from "prettier";
 
-import { measureApi, type ApiResults } from "./api.js";
+import { measureApi, serverCpuCell, type ApiResults } from "./api.js";
 import {
   docsSection,
   docsSectionEnd,
@@ -168,16 +168,18 @@ function render(results: Results): string {
       "Repeated URLs are answered from the server's page cache (re-validated against the " +
       "attestations' version at most every 100 ms); the last route of each pass requests " +
       `${number(api.settings.distinctCursors)} distinct cursor pages in turn, which the cache cannot hold, ` +
-      "so it measures the database query and serialisation.",
+      "so it measures the database query and serialisation. Server CPU per request: the server process's user " +
+      "and system time during the route's rounds (from /proc, in 10 ms ticks) over their requests; autocannon's " +
+      "own CPU is not in it.",
     "",
-    "| database | attestations | route | requests/s | of ping | mean latency | p50 latency | p99 latency | command |",
-    "| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | --- |",
+    "| database | attestations | route | requests/s | of ping | server CPU per request | mean latency | p50 latency | p99 latency | command |",
+    "| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
   );
   for (const size of api.sizes) {
     for (const route of size.routes) {
       lines.push(
         `| ${size.database} | ${number(size.attestations)} | \`${route.route}\` | ${number(route.requestsPerSecond)} | ` +
-          `${route.toPing} | ${route.latencyMeanMs} ms | ${route.latencyP50Ms} ms | ${route.latencyP99Ms} ms | ` +
+          `${route.toPing} | ${serverCpuCell(route)} | ${route.latencyMeanMs} ms | ${route.latencyP50Ms} ms | ${route.latencyP99Ms} ms | ` +
           `\`${COMMANDS.api}\` |`,
       );
     }

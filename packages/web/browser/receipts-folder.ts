@@ -321,7 +321,7 @@ export function startReceiptsFolder(root: HTMLElement): void {
     // 2. Each receipt against the ledger.
     const receipts = rows.filter((row) => row.receipt !== undefined);
     let checked = 0;
-    /** Checks waiting because the server limits them, and the longest wait it asked for. */
+    /** Checks waiting because the server limits them, and the last wait it asked for. */
     let waiting = 0;
     let waitSeconds = 0;
     progress.max = Math.max(receipts.length, 1);

@@ -12,7 +12,7 @@ import { after, before, describe, test } from "node:test";
 import { buildAttestation, openTestDatabase, seedAttestations, type TestDatabase } from "@abas/db/testing";
 import Fastify, { type FastifyInstance } from "fastify";
 
-import { webPlugin } from "../index.js";
+import { webPlugin, type WebPluginOptions } from "../index.js";
 import { startSeededStack, type SeededStack } from "./support/stack.js";
 
 interface Reply {
@@ -146,65 +146,62 @@ describe("a flood of sign-in challenges", () => {
   });
 });
 
-describe("a flood of sign-in challenges from many clients", () => {
-  test("the process as a whole stops issuing nonces past its own limit", async () => {
-    const database = await openTestDatabase("sqlite");
-    const app = Fastify();
+/** The web app on a database of its own, with `limits`, answering `app.inject` only; closed after `use`. */
+async function withWebApp(
+  limits: Pick<WebPluginOptions, "signInChallengesPerMinute" | "receiptChecksPerMinute">,
+  use: (app: FastifyInstance, database: TestDatabase) => Promise<void>,
+): Promise<void> {
+  const database = await openTestDatabase("sqlite");
+  const app = Fastify();
+  try {
     await app.register(webPlugin, {
       db: database.db,
       dialect: database.dialect,
       rpcUrl: stack.rpcUrl,
       publicUrl: "http://abas.test",
-      signInChallengesPerMinute: { perClient: 100, perServer: 3 },
+      ...limits,
     });
-    try {
-      const statuses: number[] = [];
-      for (let client = 1; client <= 5; client++) {
-        const remoteAddress = `10.0.0.${client}`;
-        const page = await app.inject({ method: "GET", url: "/app/api-keys", remoteAddress });
-        const cookie = page.cookies.find((entry) => entry.name === "abas_sign_in")!.value;
-        const reply = await app.inject({
-          method: "POST",
-          url: "/app/auth/challenge",
-          remoteAddress,
-          headers: { cookie: `abas_sign_in=${cookie}`, "x-csrf-token": cookie },
-          payload: {},
-        });
-        statuses.push(reply.statusCode);
-      }
-      assert.deepEqual(statuses, [200, 200, 200, 429, 429]);
-      const rows = await database.db.selectFrom("web_sign_in_nonces").selectAll().execute();
-      assert.equal(rows.length, 3);
-    } finally {
-      await app.close();
-      await database.dispose();
-    }
+    await use(app, database);
+  } finally {
+    await app.close();
+    await database.dispose();
+  }
+}
+
+describe("a flood of sign-in challenges from many clients", () => {
+  test("the process as a whole stops issuing nonces past its own limit", async () => {
+    await withWebApp(
+      { signInChallengesPerMinute: { perClient: 100, perServer: 3 } },
+      async (app, database) => {
+        const statuses: number[] = [];
+        for (let client = 1; client <= 5; client++) {
+          const remoteAddress = `10.0.0.${client}`;
+          const page = await app.inject({ method: "GET", url: "/app/api-keys", remoteAddress });
+          const cookie = page.cookies.find((entry) => entry.name === "abas_sign_in")!.value;
+          const reply = await app.inject({
+            method: "POST",
+            url: "/app/auth/challenge",
+            remoteAddress,
+            headers: { cookie: `abas_sign_in=${cookie}`, "x-csrf-token": cookie },
+            payload: {},
+          });
+          statuses.push(reply.statusCode);
+        }
+        assert.deepEqual(statuses, [200, 200, 200, 429, 429]);
+        const rows = await database.db.selectFrom("web_sign_in_nonces").selectAll().execute();
+        assert.equal(rows.length, 3);
+      },
+    );
   });
 });
 
 describe("a flood of receipt checks", () => {
   test("past a client's allowance, and past the server's, checks get 429 with Retry-After", async () => {
     // Given the web app allowing 3 checks a minute per client and 5 per server
-    const database = await openTestDatabase("sqlite");
-    const app = Fastify();
-    await app.register(webPlugin, {
-      db: database.db,
-      dialect: database.dialect,
-      rpcUrl: stack.rpcUrl,
-      publicUrl: "http://abas.test",
-      receiptChecksPerMinute: { perClient: 3, perServer: 5 },
-    });
-    const check = (remoteAddress: string) =>
-      app.inject({
-        method: "POST",
-        url: "/app/receipts/verify",
-        remoteAddress,
-        payload: { file: "not-a-receipt.json", content: "{}" },
-      });
-    try {
-      // When one client asks 4 times, then two others 2 times each
+    await withWebApp({ receiptChecksPerMinute: { perClient: 3, perServer: 5 } }, async (app) => {
+      // When one client asks 4 times, then two others 3 times in all
       const replies = [];
-      for (const client of [
+      for (const remoteAddress of [
         "10.0.1.1",
         "10.0.1.1",
         "10.0.1.1",
@@ -212,9 +209,18 @@ describe("a flood of receipt checks", () => {
         "10.0.1.2",
         "10.0.1.2",
         "10.0.1.3",
-      ])
-        replies.push(await check(client));
-      // Then the first client's 4th check is refused, and the server's 6th check overall
+      ]) {
+        replies.push(
+          await app.inject({
+            method: "POST",
+            url: "/app/receipts/verify",
+            remoteAddress,
+            payload: { file: "not-a-receipt.json", content: "{}" },
+          }),
+        );
+      }
+      // Then the first client's 4th check is refused, without using the server's allowance, and
+      // the server's 6th check overall is refused
       assert.deepEqual(
         replies.map((reply) => reply.statusCode),
         [200, 200, 200, 429, 200, 200, 429],
@@ -226,10 +232,7 @@ describe("a flood of receipt checks", () => {
       }
       // And an allowed check was answered: this file is not a receipt
       assert.equal(JSON.parse(replies[0]!.body).status, "failed");
-    } finally {
-      await app.close();
-      await database.dispose();
-    }
+    });
   });
 });
 
