@@ -2,6 +2,7 @@
 import type { Ledger } from "../ledger/ledger.js";
 import type { Logger } from "../logger.js";
 import type { RpcMethod } from "./json-rpc.js";
+import { checkCommonConfig, type Config } from "./params.js";
 
 /** Where the node serves, as getClusterNodes reports it ("host:port"); known once it listens. */
 export interface NodeEndpoints {
@@ -29,4 +30,15 @@ export interface WithContext<T> {
 
 export function withContext<T>(slot: bigint, value: T): WithContext<T> {
   return { context: { slot, apiVersion: SOLANA_CORE_VERSION }, value };
+}
+
+/**
+ * The slot a read of accounts answers at: taken once the batch being synced is on disk, so a read
+ * never shows state that is not, and checked against the request's commitment and minContextSlot.
+ */
+export async function settledSlot(ledger: Ledger, config: Config): Promise<bigint> {
+  await ledger.settled();
+  const slot = ledger.currentSlot();
+  checkCommonConfig(config, slot);
+  return slot;
 }

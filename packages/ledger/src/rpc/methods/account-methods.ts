@@ -17,7 +17,7 @@ import {
   positional,
   requiredParam,
 } from "../params.js";
-import { withContext, type LedgerRpcMethod } from "../rpc-context.js";
+import { settledSlot, withContext, type LedgerRpcMethod } from "../rpc-context.js";
 
 const MAX_MULTIPLE_ACCOUNTS = 100;
 
@@ -30,9 +30,7 @@ export const accountMethods: Record<string, LedgerRpcMethod> = {
     const address = addressParam(requiredParam(args, 0, "pubkey"), "pubkey");
     const config = configParam(args, 1, "getAccountInfo");
     const view = readAccountView(config, "binary");
-    await ledger.settled();
-    const slot = ledger.currentSlot();
-    checkCommonConfig(config, slot);
+    const slot = await settledSlot(ledger, config);
     const account = ledger.account(address);
     return withContext(
       slot,
@@ -48,9 +46,7 @@ export const accountMethods: Record<string, LedgerRpcMethod> = {
     }
     const config = configParam(args, 1, "getMultipleAccounts");
     const view = readAccountView(config, "base64");
-    await ledger.settled();
-    const slot = ledger.currentSlot();
-    checkCommonConfig(config, slot);
+    const slot = await settledSlot(ledger, config);
     const mintDecimals = ledgerMintDecimals(ledger);
     const value = addresses.map((value, i) => {
       const account = ledger.account(addressParam(value, `pubkeys[${i}]`));
@@ -66,9 +62,7 @@ export const accountMethods: Record<string, LedgerRpcMethod> = {
     const view = readAccountView(config, "binary");
     const matches = readAccountFilters(config.filters);
     const withContextOption = optionalBoolean(config, "withContext") ?? false;
-    await ledger.settled();
-    const slot = ledger.currentSlot();
-    checkCommonConfig(config, slot);
+    const slot = await settledSlot(ledger, config);
     const mintDecimals = ledgerMintDecimals(ledger);
     const accounts = ledger
       .programAccounts(program)
@@ -82,9 +76,7 @@ export const accountMethods: Record<string, LedgerRpcMethod> = {
   getSupply: async (params, { ledger }) => {
     const config = configParam(positional(params, "getSupply", 1), 0, "getSupply");
     optionalBoolean(config, "excludeNonCirculatingAccountsList");
-    await ledger.settled();
-    const slot = ledger.currentSlot();
-    checkCommonConfig(config, slot);
+    const slot = await settledSlot(ledger, config);
     // No account is locked away from circulation here (no stake, no lockups), so every lamport circulates.
     const total = ledger.totalLamports();
     return withContext(slot, { total, circulating: total, nonCirculating: 0n, nonCirculatingAccounts: [] });
@@ -93,9 +85,7 @@ export const accountMethods: Record<string, LedgerRpcMethod> = {
   getBalance: async (params, { ledger }) => {
     const args = positional(params, "getBalance", 2);
     const address = addressParam(requiredParam(args, 0, "pubkey"), "pubkey");
-    await ledger.settled();
-    const slot = ledger.currentSlot();
-    checkCommonConfig(configOrCommitment(args, 1, "getBalance"), slot);
+    const slot = await settledSlot(ledger, configOrCommitment(args, 1, "getBalance"));
     return withContext(slot, ledger.balance(address));
   },
 

@@ -12,14 +12,13 @@ import { encodeAccount, ledgerMintDecimals, readAccountView } from "../account-e
 import { invalidParams, RpcError, RpcErrorCode } from "../json-rpc.js";
 import {
   addressParam,
-  checkCommonConfig,
   configOrCommitment,
   configParam,
   positional,
   requiredParam,
   type Config,
 } from "../params.js";
-import { withContext, type LedgerRpcMethod } from "../rpc-context.js";
+import { settledSlot, withContext, type LedgerRpcMethod } from "../rpc-context.js";
 import { uiTokenAmount } from "../token-amount.js";
 import {
   isTokenProgram,
@@ -100,9 +99,7 @@ const tokenAccountsBy =
     const filter = requiredParam(args, 1, "filter");
     const config = configParam(args, 2, method);
     const view = readAccountView(config, "binary");
-    await ledger.settled();
-    const slot = ledger.currentSlot();
-    checkCommonConfig(config, slot);
+    const slot = await settledSlot(ledger, config);
     const { program, mint } = tokenProgramAndMint(ledger, filter);
     const mintDecimals = ledgerMintDecimals(ledger);
     const accounts = tokenAccounts(
@@ -136,9 +133,7 @@ export const tokenMethods: Record<string, LedgerRpcMethod> = {
     const args = positional(params, "getTokenAccountBalance", 2);
     const address = addressParam(requiredParam(args, 0, "pubkey"), "pubkey");
     const config = configOrCommitment(args, 1, "getTokenAccountBalance");
-    await ledger.settled();
-    const slot = ledger.currentSlot();
-    checkCommonConfig(config, slot);
+    const slot = await settledSlot(ledger, config);
     const account = present(ledger, address);
     if (account === undefined) throw invalidParam("could not find account");
     const state = isTokenProgram(account.programAddress)
@@ -153,9 +148,7 @@ export const tokenMethods: Record<string, LedgerRpcMethod> = {
     const args = positional(params, "getTokenSupply", 2);
     const address = addressParam(requiredParam(args, 0, "mint"), "mint");
     const config = configOrCommitment(args, 1, "getTokenSupply");
-    await ledger.settled();
-    const slot = ledger.currentSlot();
-    checkCommonConfig(config, slot);
+    const slot = await settledSlot(ledger, config);
     const account = present(ledger, address);
     if (account === undefined) throw invalidParam("could not find account");
     if (!isTokenProgram(account.programAddress)) throw invalidParam("not a Token mint");
@@ -168,9 +161,7 @@ export const tokenMethods: Record<string, LedgerRpcMethod> = {
     const args = positional(params, "getTokenLargestAccounts", 2);
     const mint = addressParam(requiredParam(args, 0, "mint"), "mint");
     const config = configOrCommitment(args, 1, "getTokenLargestAccounts");
-    await ledger.settled();
-    const slot = ledger.currentSlot();
-    checkCommonConfig(config, slot);
+    const slot = await settledSlot(ledger, config);
     const { owner, decimals } = mintOwnerAndDecimals(ledger, mint);
     if (!isTokenProgram(owner)) throw invalidParam("not a Token mint");
     const largest = tokenAccounts(ledger, owner, (state) => state.mint === mint)
