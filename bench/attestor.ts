@@ -11,17 +11,7 @@
  *   BENCH_RENDER_ONLY=1 npm run bench:attestor   (the docs section again, from the recorded figures)
  */
 import { spawn } from "node:child_process";
-import {
-  closeSync,
-  fdatasyncSync,
-  mkdirSync,
-  mkdtempSync,
-  openSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-  writeSync,
-} from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { join } from "node:path";
@@ -31,6 +21,7 @@ import { AttestationClient, generateSecretKey } from "@abas/sdk";
 import { Attestor, type QueueDurability } from "@abas/sdk/attestor";
 import { format, resolveConfig } from "prettier";
 
+import { timeAppendFlushes } from "./disk-flush.js";
 import { docsSectionEnd, docsSectionStart, withDocsSection } from "./docs-sections.js";
 import { killAttestorUnderLoad } from "../packages/sdk/src/__tests__/support/kill-attestor-under-load.js";
 import { countLeaves, readAgentBatches } from "../packages/sdk/src/__tests__/support/ledger-batches.js";
@@ -170,30 +161,16 @@ async function measureCost(ledger: TestLedger, agent: Agent) {
   };
 }
 
-/** FLUSHES appends of a queue-sized line, each flushed (fdatasync), in the directory the queues use. */
+/** FLUSHES appends of a queue-sized line, each flushed (fdatasync). */
 function timeFlushes(): { p50Ms: number; p99Ms: number } {
-  const dir = mkdtempSync(join(tmpdir(), "abas-bench-flush-"));
-  const fd = openSync(join(dir, "flush.jsonl"), "a");
-  const line = `${JSON.stringify({ a: 1, h: "ab".repeat(32), t: 1, p: 0 })}\n`;
-  const latencies: number[] = [];
-  try {
-    for (let flush = 0; flush < FLUSHES; flush++) {
-      const before = performance.now();
-      writeSync(fd, line);
-      fdatasyncSync(fd);
-      latencies.push(performance.now() - before);
-    }
-  } finally {
-    closeSync(fd);
-    rmSync(dir, { recursive: true, force: true });
-  }
-  latencies.sort((a, b) => a - b);
+  const line = Buffer.from(`${JSON.stringify({ a: 1, h: "ab".repeat(32), t: 1, p: 0 })}\n`);
+  const latencies = timeAppendFlushes(line, FLUSHES);
   return { p50Ms: round3(percentile(latencies, 50)), p99Ms: round3(percentile(latencies, 99)) };
 }
 
 /**
  * The floor of `record` with "fsync" durability: the disk's own flush, alone, then with every core
- * kept busy by a process that only spins (a thread that waited for the disk then waits for a core).
+ * kept busy by a process that only spins.
  */
 async function measureDiskFlush() {
   const alone = timeFlushes();

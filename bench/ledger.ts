@@ -16,16 +16,7 @@
  *   npm run bench:ledger      (BENCH_LEDGER_TRANSACTIONS to change the count per side)
  */
 import { randomBytes } from "node:crypto";
-import {
-  closeSync,
-  fdatasyncSync,
-  mkdirSync,
-  mkdtempSync,
-  openSync,
-  rmSync,
-  writeFileSync,
-  writeSync,
-} from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -63,6 +54,7 @@ import {
 import { FailedTransactionMetadata } from "litesvm";
 
 import { createTestLedger, registerAgent } from "../program/tests/harness.js";
+import { timeAppendFlushes } from "./disk-flush.js";
 
 const COMMAND = "npm run bench:ledger";
 const CLIENTS = 16;
@@ -241,22 +233,7 @@ const FDATASYNC_SAMPLES = 200;
 const RECORD_BYTES = 1500;
 
 function measureFdatasync(): LedgerResults["fdatasync"] {
-  const dir = mkdtempSync(join(tmpdir(), "abas-bench-fdatasync-"));
-  const fd = openSync(join(dir, "probe.log"), "w");
-  const record = new Uint8Array(RECORD_BYTES).fill(7);
-  const times: number[] = [];
-  try {
-    for (let i = 0; i < FDATASYNC_SAMPLES; i += 1) {
-      const started = performance.now();
-      writeSync(fd, record);
-      fdatasyncSync(fd);
-      times.push(performance.now() - started);
-    }
-  } finally {
-    closeSync(fd);
-    rmSync(dir, { recursive: true, force: true });
-  }
-  times.sort((a, b) => a - b);
+  const times = timeAppendFlushes(new Uint8Array(RECORD_BYTES).fill(7), FDATASYNC_SAMPLES);
   const at = (p: number): number =>
     round(times[Math.min(times.length - 1, Math.ceil(p * times.length) - 1)]!, 2);
   return { samples: FDATASYNC_SAMPLES, p50Ms: at(0.5), p99Ms: at(0.99) };

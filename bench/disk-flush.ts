@@ -1,0 +1,25 @@
+/**
+ * The disk's own flush, the floor of every durable write here: `samples` appends of `record` to a
+ * fresh file in the temporary directory, each flushed with fdatasync. The times in ms, sorted.
+ */
+import { closeSync, fdatasyncSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export function timeAppendFlushes(record: Uint8Array, samples: number): number[] {
+  const dir = mkdtempSync(join(tmpdir(), "abas-bench-flush-"));
+  const fd = openSync(join(dir, "probe.log"), "a");
+  const times: number[] = [];
+  try {
+    for (let sample = 0; sample < samples; sample += 1) {
+      const started = performance.now();
+      writeSync(fd, record);
+      fdatasyncSync(fd);
+      times.push(performance.now() - started);
+    }
+  } finally {
+    closeSync(fd);
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return times.sort((a, b) => a - b);
+}
