@@ -20,6 +20,7 @@ import type {
   ABAS_RUNTIME__BATCH_INDEX_OUT_OF_RANGE,
   ABAS_RUNTIME__BATCH_LEAVES_NOT_PUBLISHED,
   ABAS_RUNTIME__ATTESTOR_BATCH_FAILED,
+  ABAS_RUNTIME__ATTESTOR_SENDER_STOPPED,
   ABAS_SDK__ACCOUNT_DATA_TOO_SHORT,
   ABAS_SDK__EMPTY_MERKLE_TREE,
   ABAS_SDK__INTEGER_OUT_OF_RANGE,
@@ -144,6 +145,7 @@ type SpecifiedContext = { [P in AbasProgramErrorCode]: ProgramErrorContext } & {
     itemCount: number;
     attempts: number;
   };
+  [ABAS_RUNTIME__ATTESTOR_SENDER_STOPPED]: { queueDir: string; reason: string };
 
   [ABAS_SDK__INVALID_ACTION_TYPE]: { actionType: unknown };
   [ABAS_SDK__INVALID_ACTION_TYPE_MASK]: { mask: unknown };

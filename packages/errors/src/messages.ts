@@ -61,6 +61,7 @@ import {
   ABAS_RUNTIME__BATCH_INDEX_OUT_OF_RANGE,
   ABAS_RUNTIME__BATCH_LEAVES_NOT_PUBLISHED,
   ABAS_RUNTIME__ATTESTOR_BATCH_FAILED,
+  ABAS_RUNTIME__ATTESTOR_SENDER_STOPPED,
   ABAS_SDK__ACCOUNT_DATA_TOO_SHORT,
   ABAS_SDK__EMPTY_MERKLE_TREE,
   ABAS_SDK__INTEGER_OUT_OF_RANGE,
@@ -218,6 +219,8 @@ export const AbasErrorMessages: Readonly<{ [P in AbasErrorCode]: string }> = {
     "Batch $batchAddress is recorded (transaction $commitSignature) but only $leavesPublished of its $itemCount leaves are published; the receipts are in this error's context",
   [ABAS_RUNTIME__ATTESTOR_BATCH_FAILED]:
     "Batch $batchId of the attestor of $queueDir ($itemCount actions) failed $attempts times; it stays in the queue and is sent again when the attestor is next opened (the cause is attached)",
+  [ABAS_RUNTIME__ATTESTOR_SENDER_STOPPED]:
+    "The sender thread of the attestor of $queueDir stopped ($reason); nothing more is sent or recorded, and every action it holds stays in the queue for the next open of the attestor",
 
   [ABAS_SDK__INVALID_ACTION_TYPE]:
     "Invalid action type $actionType: expected 0 (Transaction), 1 (ToolCall), 2 (Decision) or 3 (ModelInvocation)",

@@ -1,10 +1,11 @@
 /**
  * The durable attestor against the local ledger and real files: per-action receipts from batches
- * cut by size and by delay, flush, resume of a batch the ledger already holds, and its named errors.
+ * cut by size and by delay, flush, resume of a batch the ledger already holds, its named errors,
+ * and what it keeps when its sender thread fails (faults injected on purpose).
  */
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -12,6 +13,7 @@ import { after, before, describe, it } from "node:test";
 import {
   ABAS_RUNTIME__AGENT_NOT_REGISTERED,
   ABAS_RUNTIME__ATTESTOR_BATCH_FAILED,
+  ABAS_RUNTIME__ATTESTOR_SENDER_STOPPED,
   ABAS_SDK__ATTESTOR_CLOSED,
   ABAS_SDK__ATTESTOR_QUEUE_CORRUPT,
   ABAS_SDK__ATTESTOR_QUEUE_FULL,
@@ -29,6 +31,7 @@ import type { BatchItemReceipt } from "../receipts.js";
 import { generateSecretKey } from "../keypair.js";
 import { countLeaves, readAgentBatches } from "./support/ledger-batches.js";
 import { addressOf, fundedSecretKey, startTestLedger, type TestLedger } from "./support/local-ledger.js";
+import { captureThreads, SENDER_THREAD_FAULTS } from "./support/sender-thread-faults.js";
 
 const ACTION_TYPES = ["Transaction", "ToolCall", "Decision", "ModelInvocation"] as const;
 
@@ -350,4 +353,46 @@ describe("Attestor on the local ledger", () => {
       true,
     );
   });
+
+  for (const fault of SENDER_THREAD_FAULTS) {
+    it(`stops with ABAS_RUNTIME__ATTESTOR_SENDER_STOPPED when its sender thread ${fault.name}, keeping every recorded action for the next open`, async () => {
+      // Given an attestor holding five actions in no batch yet, its sender thread captured to
+      // inject the fault
+      const queueDir = newQueueDir();
+      const captured = captureThreads();
+      let attestor: Attestor;
+      try {
+        attestor = await Attestor.open(options(queueDir, { maxBatchDelayMs: 3_600_000 }));
+      } finally {
+        captured.restore();
+      }
+      assert.equal(captured.started.length, 1);
+      const recorded = Array.from({ length: 5 }, (_, index) =>
+        attestor.record({ actionType: "ToolCall", payload: { fault: fault.name, index } }),
+      );
+      // When the thread fails
+      await fault.inject(captured.started[0]!);
+      // Then every receipt awaited rejects with the named error, whose reason tells the fault
+      const stopped = (error: unknown): boolean =>
+        isAbasError(error, ABAS_RUNTIME__ATTESTOR_SENDER_STOPPED) &&
+        error.context.queueDir === queueDir &&
+        fault.reason.test(error.context.reason);
+      for (const { receipt } of recorded) await assert.rejects(receipt, stopped);
+      // And record refuses with it, writing nothing
+      const queueFile = join(queueDir, QUEUE_FILE_NAME);
+      const queueSize = statSync(queueFile).size;
+      assert.throws(() => attestor.record({ actionType: "ToolCall", payload: "after the fault" }), stopped);
+      assert.equal(statSync(queueFile).size, queueSize);
+      // And flush and close reject with it, close releasing the queue
+      await assert.rejects(attestor.flush(), stopped);
+      await assert.rejects(attestor.close(), stopped);
+      // And a new attestor on the queue sends every recorded action, once
+      const resumed = await Attestor.open(options(queueDir));
+      await resumed.flush();
+      assert.equal(resumed.metrics.confirmed, 5);
+      await resumed.close();
+      const leaves = countLeaves(await readAgentBatches(ledger, await addressOf(agentKeypair)));
+      for (const { actionHash } of recorded) assert.equal(leaves.get(actionHash), 1, actionHash);
+    });
+  }
 });

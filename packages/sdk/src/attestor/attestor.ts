@@ -1,7 +1,12 @@
 import { mkdirSync } from "node:fs";
 import { Worker } from "node:worker_threads";
 
-import { ABAS_SDK__ATTESTOR_CLOSED, ABAS_SDK__ATTESTOR_QUEUE_FULL, AbasError } from "@abas/errors";
+import {
+  ABAS_RUNTIME__ATTESTOR_SENDER_STOPPED,
+  ABAS_SDK__ATTESTOR_CLOSED,
+  ABAS_SDK__ATTESTOR_QUEUE_FULL,
+  AbasError,
+} from "@abas/errors";
 
 import { createClientContext } from "../client-context.js";
 import { prepareKeypair } from "../keypair.js";
@@ -25,7 +30,8 @@ export type RecordedAction = Readonly<{
   actionHash: string;
   /**
    * The action's own receipt, with its Merkle proof, once its batch's root and every leaf are on
-   * the ledger; rejects with `ABAS_RUNTIME__ATTESTOR_BATCH_FAILED` when its batch ran out of attempts.
+   * the ledger; rejects with `ABAS_RUNTIME__ATTESTOR_BATCH_FAILED` when its batch ran out of
+   * attempts, and with `ABAS_RUNTIME__ATTESTOR_SENDER_STOPPED` when the sender thread stopped.
    */
   receipt: Promise<BatchItemReceipt>;
 }>;
@@ -95,9 +101,11 @@ export class Attestor {
   #confirmed = 0;
   #failed = 0;
   #closing: Promise<void> | undefined;
-  #senderStopped: Promise<void>;
+  #senderExited: Promise<void>;
   #senderClosed: (() => void) | undefined;
-  #senderError: unknown;
+  /** Why the sender thread stopped, once it broke or exited unasked. */
+  #senderStop: { reason: string; cause?: unknown } | undefined;
+  #stoppingSender = false;
   #journalHasEntries = true;
 
   private constructor(
@@ -114,7 +122,7 @@ export class Attestor {
     this.#sender = sender;
     this.#pending = pending;
     this.#nextActionId = nextActionId;
-    this.#senderStopped = new Promise((resolve) => sender.once("exit", () => resolve()));
+    this.#senderExited = new Promise((resolve) => sender.once("exit", () => resolve()));
   }
 
   /**
@@ -165,12 +173,15 @@ export class Attestor {
 
   /**
    * Records one action: checks it, writes it to the queue (see `durability`) and returns. Throws
-   * `ABAS_SDK__ATTESTOR_QUEUE_FULL` when `maxQueuedActions` await confirmation, and
-   * `ABAS_SDK__ATTESTOR_CLOSED` after `close()`; nothing is written then.
+   * `ABAS_SDK__ATTESTOR_QUEUE_FULL` when `maxQueuedActions` await confirmation,
+   * `ABAS_SDK__ATTESTOR_CLOSED` after `close()`, and `ABAS_RUNTIME__ATTESTOR_SENDER_STOPPED` once
+   * the sender thread stopped (nothing would send the action until the next open); nothing is
+   * written then.
    */
   record(input: RecordInput): RecordedAction {
     const { queueDir, maxQueuedActions } = this.#options;
     if (this.#closing !== undefined) throw new AbasError(ABAS_SDK__ATTESTOR_CLOSED, { queueDir });
+    if (this.#senderStop !== undefined) throw this.#senderStoppedError();
     if (this.#pending >= maxQueuedActions) {
       throw new AbasError(ABAS_SDK__ATTESTOR_QUEUE_FULL, { queueDir, maxQueuedActions });
     }
@@ -210,7 +221,7 @@ export class Attestor {
     try {
       this.#notifyIfIdle();
       while (this.#pending > 0) {
-        if (this.#senderError !== undefined) throw this.#senderError;
+        if (this.#senderStop !== undefined) throw this.#senderStoppedError();
         await new Promise<void>((resolve) => this.#idleWaiters.push(resolve));
       }
     } finally {
@@ -234,7 +245,7 @@ export class Attestor {
   }
 
   #post(message: ToSender): void {
-    if (this.#senderError === undefined) this.#sender.postMessage(message);
+    if (this.#senderStop === undefined) this.#sender.postMessage(message);
   }
 
   /** Wires the sender thread's reports, and waits until it runs. */
@@ -246,19 +257,42 @@ export class Attestor {
           resolve();
         } else this.#onSenderReport(message);
       });
+      // Not a batch that failed (those are reported): the thread itself broke, or ended unasked.
       this.#sender.on("error", (error) => {
-        // Not a batch that failed (those are reported): the thread itself broke, so nothing more is sent.
-        this.#senderError = error;
-        reject(error);
-        for (const waiter of this.#waiters.values()) waiter.reject(error);
-        this.#waiters.clear();
-        for (const wake of this.#idleWaiters.splice(0)) wake();
+        this.#onSenderStopped({
+          reason: error instanceof Error ? error.message : String(error),
+          cause: error,
+        });
+        reject(this.#senderStoppedError());
+      });
+      this.#sender.on("exit", (exitCode) => {
+        if (this.#stoppingSender || this.#senderStop !== undefined) return;
+        this.#onSenderStopped({ reason: `the thread exited with code ${exitCode}` });
+        reject(this.#senderStoppedError());
       });
     });
   }
 
+  /** Nothing more is sent: every receipt awaited rejects, flush and record throw; the queue keeps the actions. */
+  #onSenderStopped(stop: { reason: string; cause?: unknown }): void {
+    this.#senderStop = stop;
+    for (const waiter of this.#waiters.values()) waiter.reject(this.#senderStoppedError());
+    this.#waiters.clear();
+    for (const wake of this.#idleWaiters.splice(0)) wake();
+  }
+
+  #senderStoppedError(): AbasError {
+    const { reason, cause } = this.#senderStop!;
+    return new AbasError(ABAS_RUNTIME__ATTESTOR_SENDER_STOPPED, {
+      queueDir: this.#options.queueDir,
+      reason,
+      ...(cause === undefined ? {} : { cause }),
+    });
+  }
+
   async #stopSender(): Promise<void> {
-    if (this.#senderError === undefined) {
+    this.#stoppingSender = true;
+    if (this.#senderStop === undefined) {
       this.#sender.ref();
       await new Promise<void>((resolve) => {
         this.#senderClosed = resolve;
@@ -267,7 +301,7 @@ export class Attestor {
       });
     }
     await this.#sender.terminate();
-    await this.#senderStopped;
+    await this.#senderExited;
   }
 
   #onSenderReport(message: FromSender): void {
