@@ -36,6 +36,8 @@ import {
 } from "@abas/db";
 import { withSearchPath } from "@abas/db/testing";
 
+import { processCpuMs } from "./process-cpu.js";
+
 const COMMAND = "npm run bench:api";
 const SIZES = [1_000_000] as const;
 const AGENT_COUNT = 500;
@@ -260,16 +262,6 @@ interface ServerProcess {
   /** CPU time the server process has used (user and system), in ms; undefined where /proc is not. */
   cpuMs(): number | undefined;
   stop(): Promise<void>;
-}
-
-/** User and system time of a process from /proc (Linux), in ms: clock ticks of 10 ms. */
-function processCpuMs(pid: number | undefined): number | undefined {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return undefined;
-  }
 }
 
 /** The database the server opens: `DATA_DIR` (SQLite) or `DATABASE_URL` (PostgreSQL). */

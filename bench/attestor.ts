@@ -11,7 +11,8 @@
  *   BENCH_RENDER_ONLY=1 npm run bench:attestor   (the docs section again, from the recorded figures)
  */
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import fs, { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { syncBuiltinESMExports } from "node:module";
 import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { join } from "node:path";
@@ -23,7 +24,10 @@ import { format, resolveConfig } from "prettier";
 
 import { timeAppendFlushes } from "./disk-flush.js";
 import { docsSectionEnd, docsSectionStart, withDocsSection } from "./docs-sections.js";
+import { runPaced } from "./paced.js";
+import { processCpuMs } from "./process-cpu.js";
 import { killAttestorUnderLoad } from "../packages/sdk/src/__tests__/support/kill-attestor-under-load.js";
+import { startCountingRpcProxy } from "../packages/sdk/src/__tests__/support/counting-rpc-proxy.js";
 import { countLeaves, readAgentBatches } from "../packages/sdk/src/__tests__/support/ledger-batches.js";
 import {
   addressOf,
@@ -39,7 +43,8 @@ const DOCS_FILE = join(ROOT, "docs", "performance.md");
 const RATE_PER_SECOND = 1000;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const KILLS = Number(process.env.BENCH_KILLS ?? 20);
-const COST_ACTIONS = 300;
+const COST_ACTIONS = 1000;
+const DRAIN_ACTIONS = 3000;
 const FLUSHES = 1000;
 const SOL = 1_000_000_000n;
 
@@ -52,9 +57,17 @@ type HotPathResult = Readonly<{
   p50Ms: number;
   p99Ms: number;
   maxMs: number;
+  /** The disk flush inside each call (none with "write"), and the rest of the call. */
+  flushP50Ms?: number;
+  flushP99Ms?: number;
+  ownWorkP50Ms?: number;
+  ownWorkP99Ms?: number;
   /** How late the agent's event loop ran its timers meanwhile (monitorEventLoopDelay): what batching costs the agent's thread. */
   loopDelayP99Ms?: number;
   loopDelayMaxMs?: number;
+  /** CPU time during the run, in % of one core: this agent process (its threads together), and the ledger's process. */
+  agentCpuPercent?: number;
+  ledgerCpuPercent?: number;
 }>;
 
 async function registeredAgent(ledger: TestLedger): Promise<Agent> {
@@ -83,7 +96,40 @@ const percentile = (sorted: readonly number[], p: number): number =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 const round3 = (value: number): number => Math.round(value * 1000) / 1000;
 
-/** Records at RATE_PER_SECOND for SECONDS, timing each `record` call alone; batches go to the ledger meanwhile. */
+/**
+ * Times this thread's disk flushes where they happen: node:fs's fdatasyncSync, as every module of
+ * this thread imports it, is wrapped (the real call, timed) until `restore`. `takeMs` gives the
+ * time spent flushing since it was last called.
+ */
+function clockFlushes(): { takeMs: () => number; restore: () => void } {
+  const fdatasyncSync = fs.fdatasyncSync;
+  let flushingMs = 0;
+  fs.fdatasyncSync = (fd) => {
+    const started = performance.now();
+    try {
+      fdatasyncSync(fd);
+    } finally {
+      flushingMs += performance.now() - started;
+    }
+  };
+  syncBuiltinESMExports();
+  return {
+    takeMs: () => {
+      const taken = flushingMs;
+      flushingMs = 0;
+      return taken;
+    },
+    restore: () => {
+      fs.fdatasyncSync = fdatasyncSync;
+      syncBuiltinESMExports();
+    },
+  };
+}
+
+/**
+ * Records at RATE_PER_SECOND for SECONDS, timing each `record` call alone and, apart, the disk
+ * flush inside it; batches go to the ledger meanwhile.
+ */
 async function measureHotPath(
   ledger: TestLedger,
   agent: Agent,
@@ -93,37 +139,55 @@ async function measureHotPath(
   const attestor = await openAttestor(ledger, agent, queueDir, { durability });
   const total = RATE_PER_SECOND * SECONDS;
   const latencies: number[] = [];
+  const flushes: number[] = [];
+  const ownWork: number[] = [];
   const loopDelay = monitorEventLoopDelay({ resolution: 1 });
+  const flushClock = clockFlushes();
   loopDelay.enable();
-  const started = performance.now();
-  let index = 0;
-  while (index < total) {
-    const due = Math.min(total, Math.floor(((performance.now() - started) * RATE_PER_SECOND) / 1000) + 1);
-    for (; index < due; index++) {
+  const agentCpuBefore = process.cpuUsage();
+  const ledgerCpuBefore = processCpuMs(ledger.pid);
+  let elapsedMs: number;
+  try {
+    elapsedMs = await runPaced(total, RATE_PER_SECOND, (index) => {
       const input = {
         actionType: "ToolCall",
         payload: { tool: "search", query: `q${index}`, durability },
       } as const;
+      flushClock.takeMs();
       const before = performance.now();
       attestor.record(input);
-      latencies.push(performance.now() - before);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 1));
+      const took = performance.now() - before;
+      const flushMs = flushClock.takeMs();
+      latencies.push(took);
+      flushes.push(flushMs);
+      ownWork.push(took - flushMs);
+    });
+  } finally {
+    flushClock.restore();
+    loopDelay.disable();
   }
-  const elapsedSeconds = (performance.now() - started) / 1000;
-  loopDelay.disable();
+  const agentCpu = process.cpuUsage(agentCpuBefore);
+  const ledgerCpuMs = (processCpuMs(ledger.pid) ?? NaN) - (ledgerCpuBefore ?? NaN);
+  /** CPU time over the run's time, in % of one core. */
+  const busy = (cpuMs: number): number => Math.round((cpuMs / elapsedMs) * 100);
   await attestor.close();
   rmSync(queueDir, { recursive: true, force: true });
-  latencies.sort((a, b) => a - b);
+  for (const values of [latencies, flushes, ownWork]) values.sort((a, b) => a - b);
   return {
     durability,
     actions: total,
-    achievedPerSecond: Math.round(total / elapsedSeconds),
+    achievedPerSecond: Math.round(total / (elapsedMs / 1000)),
     p50Ms: round3(percentile(latencies, 50)),
     p99Ms: round3(percentile(latencies, 99)),
     maxMs: round3(latencies[latencies.length - 1]!),
+    flushP50Ms: round3(percentile(flushes, 50)),
+    flushP99Ms: round3(percentile(flushes, 99)),
+    ownWorkP50Ms: round3(percentile(ownWork, 50)),
+    ownWorkP99Ms: round3(percentile(ownWork, 99)),
     loopDelayP99Ms: round3(loopDelay.percentile(99) / 1e6),
     loopDelayMaxMs: round3(loopDelay.max / 1e6),
+    agentCpuPercent: busy((agentCpu.user + agentCpu.system) / 1000),
+    ledgerCpuPercent: busy(ledgerCpuMs),
   };
 }
 
@@ -141,48 +205,95 @@ async function measureCost(ledger: TestLedger, agent: Agent) {
   });
   const single = beforeSingle - (await balance(ledger, agent.operatorKeypair));
   const queueDir = mkdtempSync(join(tmpdir(), "abas-bench-attestor-"));
+  // The attestor's requests go through a proxy that counts them on their way to the ledger.
+  const proxy = await startCountingRpcProxy(ledger.rpcUrl);
   // The delay never cuts a batch here: only full batches of 100 are sent.
-  const attestor = await openAttestor(ledger, agent, queueDir, { maxBatchDelayMs: 3_600_000 });
+  const attestor = await openAttestor({ ...ledger, rpcUrl: proxy.url }, agent, queueDir, {
+    maxBatchDelayMs: 3_600_000,
+  });
   const beforeBatches = await balance(ledger, agent.operatorKeypair);
   const recorded = Array.from({ length: COST_ACTIONS }, (_, index) =>
     attestor.record({ actionType: "ToolCall", payload: { cost: index } }),
   );
   const receipts = await Promise.all(recorded.map((action) => action.receipt));
   await attestor.close();
+  const requests = proxy.takeCounts();
+  await proxy.close();
   rmSync(queueDir, { recursive: true, force: true });
   const batched = beforeBatches - (await balance(ledger, agent.operatorKeypair));
   const perAction = Number(batched) / COST_ACTIONS;
+  const batchSizes = [...new Set(receipts.map((receipt) => receipt.itemCount))];
+  const batches = COST_ACTIONS / batchSizes[0]!;
   return {
     singleAttestLamports: Number(single),
-    batchSizes: [...new Set(receipts.map((receipt) => receipt.itemCount))],
+    batchSizes,
     actions: COST_ACTIONS,
     lamportsPerBatchedAction: perAction,
     ratio: Math.round((Number(single) / perAction) * 10) / 10,
+    batches,
+    requests,
+    requestsPerBatch: Object.values(requests).reduce((sum, count) => sum + count, 0) / batches,
   };
 }
 
-/** FLUSHES appends of a queue-sized line, each flushed (fdatasync). */
-function timeFlushes(): { p50Ms: number; p99Ms: number } {
-  const line = Buffer.from(`${JSON.stringify({ a: 1, h: "ab".repeat(32), t: 1, p: 0 })}\n`);
-  const latencies = timeAppendFlushes(line, FLUSHES);
+/**
+ * DRAIN_ACTIONS actions recorded at once ("write" durability), then sent as fast as the sender
+ * thread and the ledger go: how many confirmed actions a second one attestor reaches, and the CPU
+ * time per batch of 100 of the agent's process (its threads together) and of the ledger's.
+ */
+async function measureDrain(ledger: TestLedger, agent: Agent) {
+  const queueDir = mkdtempSync(join(tmpdir(), "abas-bench-attestor-"));
+  const attestor = await openAttestor(ledger, agent, queueDir, { durability: "write" });
+  const agentCpuBefore = process.cpuUsage();
+  const ledgerCpuBefore = processCpuMs(ledger.pid) ?? NaN;
+  const started = performance.now();
+  const run = new Date().toISOString();
+  for (let index = 0; index < DRAIN_ACTIONS; index++)
+    attestor.record({ actionType: "ToolCall", payload: { drain: index, run } });
+  await attestor.flush();
+  const seconds = (performance.now() - started) / 1000;
+  const agentCpu = process.cpuUsage(agentCpuBefore);
+  const ledgerCpuMs = (processCpuMs(ledger.pid) ?? NaN) - ledgerCpuBefore;
+  await attestor.close();
+  rmSync(queueDir, { recursive: true, force: true });
+  const batches = DRAIN_ACTIONS / 100;
+  return {
+    actions: DRAIN_ACTIONS,
+    confirmedPerSecond: Math.round(DRAIN_ACTIONS / seconds),
+    agentCpuMsPerBatch: Math.round((agentCpu.user + agentCpu.system) / 1000 / batches),
+    ledgerCpuMsPerBatch: Math.round(ledgerCpuMs / batches),
+  };
+}
+
+const QUEUE_LINE = Buffer.from(`${JSON.stringify({ a: 1, h: "ab".repeat(32), t: 1, p: 0 })}\n`);
+
+/** Appends of a queue-sized line, each flushed (fdatasync): FLUSHES back to back, or as the hot path does. */
+async function timeFlushes(paced = false): Promise<{ p50Ms: number; p99Ms: number }> {
+  const latencies = paced
+    ? await timeAppendFlushes(QUEUE_LINE, RATE_PER_SECOND * SECONDS, RATE_PER_SECOND)
+    : await timeAppendFlushes(QUEUE_LINE, FLUSHES);
   return { p50Ms: round3(percentile(latencies, 50)), p99Ms: round3(percentile(latencies, 99)) };
 }
 
 /**
- * The floor of `record` with "fsync" durability: the disk's own flush, alone, then with every core
- * kept busy by a process that only spins.
+ * The floor of `record` with "fsync" durability: the disk's own flush, alone (back to back, then at
+ * the hot path's rate and length), then with every core kept busy by a process that only spins.
  */
 async function measureDiskFlush() {
-  const alone = timeFlushes();
+  const alone = await timeFlushes();
+  const paced = await timeFlushes(true);
   const spinners = Array.from({ length: availableParallelism() }, () =>
     spawn(process.execPath, ["-e", "for (;;) {}"], { stdio: "ignore" }),
   );
   try {
     await new Promise((resolve) => setTimeout(resolve, 200));
-    const busy = timeFlushes();
+    const busy = await timeFlushes();
     return {
       flushes: FLUSHES,
       ...alone,
+      pacedFlushes: RATE_PER_SECOND * SECONDS,
+      pacedP50Ms: paced.p50Ms,
+      pacedP99Ms: paced.p99Ms,
       busyCores: spinners.length,
       busyP50Ms: busy.p50Ms,
       busyP99Ms: busy.p99Ms,
@@ -237,6 +348,7 @@ function docsSection(results: {
   hotPath: HotPathResult[];
   diskFlush?: Awaited<ReturnType<typeof measureDiskFlush>>;
   cost: Awaited<ReturnType<typeof measureCost>>;
+  drain?: Awaited<ReturnType<typeof measureDrain>>;
   kills: Awaited<ReturnType<typeof measureKills>>;
 }): string {
   const { cost, kills } = results;
@@ -252,15 +364,20 @@ function docsSection(results: {
     `\`record\` on the agent's hot path: ${number(RATE_PER_SECOND)} actions/s for ${SECONDS} s (payload hashing ` +
       "and the queue write included; batches of 100 are sent to the ledger meanwhile). Goal: p99 at most 1 ms.",
     "",
-    "| queue durability | actions | achieved actions/s | p50 | p99 | max | event-loop delay p99 / max | command |",
-    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+    "| queue durability | actions | achieved actions/s | p50 | p99 | max | its disk flush p50 / p99 | the rest of the call p50 / p99 | event-loop delay p99 / max | CPU: agent / ledger | command |",
+    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
     ...results.hotPath.map(
       (row) =>
         `| \`${row.durability}\` | ${number(row.actions)} | ${number(row.achievedPerSecond)} | ${row.p50Ms} ms | ` +
         `${row.p99Ms} ms | ${row.maxMs} ms | ` +
+        (row.flushP99Ms === undefined || row.durability === "write"
+          ? "none | "
+          : `${row.flushP50Ms} / ${row.flushP99Ms} ms | `) +
+        (row.ownWorkP99Ms === undefined ? " | " : `${row.ownWorkP50Ms} / ${row.ownWorkP99Ms} ms | `) +
         (row.loopDelayP99Ms === undefined || !keptUp(row)
           ? ""
           : `${row.loopDelayP99Ms} / ${row.loopDelayMaxMs} ms`) +
+        ` | ${row.agentCpuPercent === undefined ? "" : `${row.agentCpuPercent}% / ${row.ledgerCpuPercent}%`}` +
         ` | \`${COMMAND}\` |`,
     ),
     "",
@@ -287,28 +404,58 @@ function docsSection(results: {
           "",
           `The floor of \`fsync\`: on this disk one queue line appended and flushed (\`fdatasync\`) takes ` +
             `p50 ${results.diskFlush.p50Ms} ms, p99 ${results.diskFlush.p99Ms} ms (${number(results.diskFlush.flushes)} ` +
-            "flushes in the queues' directory). `record` returns only after its own line is on the disk, and it is " +
-            "synchronous, so no two calls of one agent ever wait for the same flush: group commit, which shares one " +
-            "flush among writers waiting together, has nothing to share. During the run the flush shares the disk " +
-            "with the attestor's own batch lines and with the ledger's flushes, which is how `record`'s p99 can " +
-            "exceed the flush measured alone; `fsync` meets the goal only where a flush under that load stays " +
-            "under 1 ms at p99. `write` meets it." +
+            "flushes back to back in the queues' directory, nothing else running)" +
+            (results.diskFlush.pacedP99Ms === undefined
+              ? ". "
+              : `, and p50 ${results.diskFlush.pacedP50Ms} ms, p99 ${results.diskFlush.pacedP99Ms} ms at the hot path's ` +
+                `${number(RATE_PER_SECOND)} a second for ${SECONDS} s. `) +
+            "`record` returns only after its own line is on the disk, and it is synchronous, so no two calls of one " +
+            "agent ever wait for the same flush: group commit, which shares one flush among writers waiting " +
+            "together, has nothing to share. The table times the flush inside each call apart from the rest of " +
+            "the call (the SDK's checks, hashing and append), and gives the CPU time the agent's process (its " +
+            "recording thread and the attestor's sender thread together) and the ledger's process spent during " +
+            "the run, in % of one core." +
             (results.diskFlush.busyP99Ms === undefined
               ? ""
               : ` With the machine's ${results.diskFlush.busyCores} cores all kept busy by processes that only spin, the same ` +
                 `flush takes p50 ${results.diskFlush.busyP50Ms} ms, p99 ${results.diskFlush.busyP99Ms} ms: ` +
                 (results.diskFlush.busyP99Ms > 1
-                  ? "busy cores alone put a flush over the goal on this machine."
+                  ? "a flush waits for the disk and then for a core to run the thread again, and busy cores alone put " +
+                    "it over the goal on this machine, as the flushes inside `record` show while the agent's process " +
+                    "and the ledger share its cores. `fsync` meets the goal only where a flush under the agent's " +
+                    "load stays under 1 ms at p99."
                   : "busy cores alone do not slow a flush past the goal on this machine.")),
         ]),
     "",
     "| lamports paid by the operator | lamports | command |",
     "| --- | ---: | --- |",
     `| one single \`attest\` | ${number(cost.singleAttestLamports)} | \`${COMMAND}\` |`,
-    `| per action recorded with the attestor, ${cost.actions} actions in full batches of ${cost.batchSizes.join(", ")} | ` +
+    `| per action recorded with the attestor, ${number(cost.actions)} actions in full batches of ${cost.batchSizes.join(", ")} | ` +
       `${number(cost.lamportsPerBatchedAction)} | \`${COMMAND}\` |`,
     "",
     `An action recorded with the attestor in full batches costs 1/${cost.ratio} of a single attestation.`,
+    ...(cost.requestsPerBatch === undefined
+      ? []
+      : [
+          "",
+          `The same ${number(cost.batches!)} batches took ${cost.requestsPerBatch} JSON-RPC requests each on average, ` +
+            "counted by a proxy in front of the ledger (kit's RPC client sends identical requests made together as one): " +
+            Object.entries(cost.requests!)
+              .map(([method, count]) => `${method} ${number(count)}`)
+              .join(", ") +
+            ". A batch's transactions share one blockhash, and a transaction of a shape already measured " +
+            "(a root of 100 at its address's bump, a chunk of leaves) is sized from it without a simulation: " +
+            "the simulations are those of the first batches, in flight together, and of roots at a bump not seen before.",
+        ]),
+    ...(results.drain === undefined
+      ? []
+      : [
+          "",
+          `With ${number(results.drain.actions)} actions recorded at once and sent as fast as they go, one attestor ` +
+            `had ${number(results.drain.confirmedPerSecond)} actions a second confirmed, and each batch of 100 cost ` +
+            `the agent's process ${results.drain.agentCpuMsPerBatch} ms of CPU and the ledger's ` +
+            `${results.drain.ledgerCpuMsPerBatch} ms.`,
+        ]),
     "",
     `kill -9 under load (\`fsync\` durability): an agent process recording 2 actions per millisecond tick was killed with SIGKILL ` +
       `${kills.kills} times in a row on one queue, each new process resuming the queue of the one before, then a ` +
@@ -351,9 +498,11 @@ async function main(): Promise<void> {
     console.log(diskFlush);
     const cost = await measureCost(ledger, agent);
     console.log(cost);
+    const drain = await measureDrain(ledger, agent);
+    console.log(drain);
     const kills = await measureKills(ledger);
     console.log(kills);
-    const results = { command: COMMAND, date, machine, hotPath, diskFlush, cost, kills };
+    const results = { command: COMMAND, date, machine, hotPath, diskFlush, cost, drain, kills };
     mkdirSync(join(ROOT, "bench", "results"), { recursive: true });
     const jsonOptions = (await resolveConfig(RESULTS_FILE)) ?? {};
     writeFileSync(

@@ -1,22 +1,31 @@
 /**
  * The disk's own flush, the floor of every durable write here: `samples` appends of `record` to a
- * fresh file in the temporary directory, each flushed with fdatasync. The times in ms, sorted.
+ * fresh file in the temporary directory, each flushed with fdatasync, back to back or at
+ * `perSecond`. The times in ms, sorted.
  */
 import { closeSync, fdatasyncSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-export function timeAppendFlushes(record: Uint8Array, samples: number): number[] {
+import { runPaced } from "./paced.js";
+
+export async function timeAppendFlushes(
+  record: Uint8Array,
+  samples: number,
+  perSecond?: number,
+): Promise<number[]> {
   const dir = mkdtempSync(join(tmpdir(), "abas-bench-flush-"));
   const fd = openSync(join(dir, "probe.log"), "a");
   const times: number[] = [];
+  const appendAndFlush = (): void => {
+    const started = performance.now();
+    writeSync(fd, record);
+    fdatasyncSync(fd);
+    times.push(performance.now() - started);
+  };
   try {
-    for (let sample = 0; sample < samples; sample += 1) {
-      const started = performance.now();
-      writeSync(fd, record);
-      fdatasyncSync(fd);
-      times.push(performance.now() - started);
-    }
+    if (perSecond === undefined) for (let sample = 0; sample < samples; sample += 1) appendAndFlush();
+    else await runPaced(samples, perSecond, appendAndFlush);
   } finally {
     closeSync(fd);
     rmSync(dir, { recursive: true, force: true });

@@ -232,8 +232,8 @@ const FDATASYNC_SAMPLES = 200;
 /** About the size of an attest transaction's log record. */
 const RECORD_BYTES = 1500;
 
-function measureFdatasync(): LedgerResults["fdatasync"] {
-  const times = timeAppendFlushes(new Uint8Array(RECORD_BYTES).fill(7), FDATASYNC_SAMPLES);
+async function measureFdatasync(): Promise<LedgerResults["fdatasync"]> {
+  const times = await timeAppendFlushes(new Uint8Array(RECORD_BYTES).fill(7), FDATASYNC_SAMPLES);
   const at = (p: number): number =>
     round(times[Math.min(times.length - 1, Math.ceil(p * times.length) - 1)]!, 2);
   return { samples: FDATASYNC_SAMPLES, p50Ms: at(0.5), p99Ms: at(0.99) };
@@ -332,7 +332,7 @@ export async function measureLedger(): Promise<LedgerResults> {
     perSecond: round(TRANSACTIONS / inProcessSeconds),
   };
   log(`  litesvm in process: ${inProcess.perSecond}/s`);
-  const fdatasync = measureFdatasync();
+  const fdatasync = await measureFdatasync();
   log(`  append + fdatasync: p50 ${fdatasync.p50Ms} ms, p99 ${fdatasync.p99Ms} ms`);
   const ratio = round(rpc.confirmedPerSecond / inProcess.perSecond, 3);
   log(`  ratio: ${ratio}`);

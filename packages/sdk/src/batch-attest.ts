@@ -35,7 +35,11 @@ import { publishBatchLeaves } from "./publish-batch-leaves.js";
 import type { BatchAttestationResult, BatchItemReceipt } from "./receipts.js";
 import { fetchRecordedAccount } from "./recorded-account.js";
 import { signatureToBase58 } from "./records.js";
-import { sendAndConfirmTransaction, type TransactionToSend } from "./send-transaction.js";
+import {
+  sendAndConfirmTransaction,
+  withSharedBlockhash,
+  type TransactionToSend,
+} from "./send-transaction.js";
 
 export type BatchAttestItem = Omit<AttestInput, "operatorKeypair">;
 
@@ -116,6 +120,7 @@ async function recordBatchRoot(
   batchAddress: Address,
   resumeRecordedRoot: boolean,
   instructions: TransactionToSend["instructions"],
+  computeUnitsKey: string,
 ): Promise<string> {
   const { programId, commitment } = context.settings;
   const findRecordingTransaction = async (): Promise<string | null> => {
@@ -130,7 +135,11 @@ async function recordBatchRoot(
   }
   try {
     const commit = await withRegisteredAgent(context, context.agent.address, () =>
-      sendAndConfirmTransaction(context.sendSettings, { feePayer: operator, instructions }),
+      sendAndConfirmTransaction(context.sendSettings, {
+        feePayer: operator,
+        instructions,
+        computeUnitsKey,
+      }),
     );
     return commit.signature;
   } catch (error) {
@@ -148,11 +157,13 @@ async function recordBatchRoot(
  * same root, signature and receipts: with `resumeRecordedRoot` this is safe to run again.
  */
 export async function recordBatch(
-  context: ClientContext,
+  clientContext: ClientContext,
   operator: TransactionSigner,
   prepared: readonly PreparedBatchItem[],
   { reportProgress, resumeRecordedRoot }: RecordBatchOptions,
 ): Promise<BatchAttestationResult> {
+  // The root and the leaves are different transactions: they share one blockhash.
+  const context = { ...clientContext, sendSettings: withSharedBlockhash(clientContext.sendSettings) };
   const { programId, rpcUrl } = context.settings;
   const agent = context.agent.address;
   const itemCount = prepared.length;
@@ -171,13 +182,16 @@ export async function recordBatch(
     buildEd25519VerifyInstruction({ publicKey: agent, signature: agentSignature, message }),
     await buildAttestBatchInstruction({ programId, operator, agent, itemCount, actionTypes, merkleRoot }),
   ];
-  const { address: batchAddress } = await deriveBatchAddress(programId, agent, merkleRoot);
+  const { address: batchAddress, bump } = await deriveBatchAddress(programId, agent, merkleRoot);
   const commitSignature = await recordBatchRoot(
     context,
     operator,
     batchAddress,
     resumeRecordedRoot,
     instructions,
+    // The program proves the address canonical with one hash per bump from 255 down to the
+    // address's own, so the units follow from the item count and the bump.
+    `attest_batch:${itemCount}:${bump}`,
   );
 
   const recorded = decodeBatchAccount(await fetchRecordedAccount(context, batchAddress));

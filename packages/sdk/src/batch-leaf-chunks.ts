@@ -5,7 +5,9 @@
  */
 import { LEAF_DATA_SIZE, PUBLISH_BATCH_LEAVES_HEADER_SIZE, type AbasInstruction } from "@abas/program-client";
 import {
+  AccountRole,
   blockhash,
+  isSignerRole,
   getTransactionMessageSize,
   getTransactionMessageSizeLimit,
   type TransactionSigner,
@@ -42,15 +44,55 @@ function publishTransactionSize(
   return { size: getTransactionMessageSize(message), limit: getTransactionMessageSizeLimit(message) };
 }
 
+/** Found maxima, by what a transaction's size depends on besides its leaves (see `sizeShape`). */
+const maxLeavesFound = new Map<string, number>();
+const MAX_LEAVES_FOUND_LIMIT = 1024;
+
+/**
+ * A transaction's size depends on how many distinct accounts it names and how many of them sign,
+ * not on which they are: with the item count and the priority fee, that is the same for every
+ * batch of one agent and operator.
+ */
+function sizeShape(
+  feePayer: TransactionSigner,
+  instruction: AbasInstruction,
+  itemCount: number,
+  priorityFeeMicroLamports: bigint | undefined,
+): string {
+  const accounts = [
+    ...instruction.accounts,
+    { address: feePayer.address, role: AccountRole.WRITABLE_SIGNER },
+  ];
+  const distinct = new Set([instruction.programAddress, ...accounts.map(({ address }) => address)]);
+  const signers = new Set(accounts.filter(({ role }) => isSignerRole(role)).map(({ address }) => address));
+  return `${distinct.size} ${signers.size} ${itemCount} ${priorityFeeMicroLamports ?? 0n}`;
+}
+
 /**
  * The most leaves one `publish_batch_leaves` transaction holds, given any chunk's instruction: a
- * binary search, since a transaction only grows with its leaf count.
+ * binary search, since a transaction only grows with its leaf count; kept for the next batch of
+ * the same shape.
  */
 export function maxLeavesPerTransaction(
   feePayer: TransactionSigner,
   instruction: AbasInstruction,
   itemCount: number,
   priorityFeeMicroLamports?: bigint,
+): number {
+  const key = sizeShape(feePayer, instruction, itemCount, priorityFeeMicroLamports);
+  const found = maxLeavesFound.get(key);
+  if (found !== undefined) return found;
+  const fitting = searchMaxLeaves(feePayer, instruction, itemCount, priorityFeeMicroLamports);
+  if (maxLeavesFound.size >= MAX_LEAVES_FOUND_LIMIT) maxLeavesFound.clear();
+  maxLeavesFound.set(key, fitting);
+  return fitting;
+}
+
+function searchMaxLeaves(
+  feePayer: TransactionSigner,
+  instruction: AbasInstruction,
+  itemCount: number,
+  priorityFeeMicroLamports: bigint | undefined,
 ): number {
   const fits = (leafCount: number): boolean => {
     const { size, limit } = publishTransactionSize(

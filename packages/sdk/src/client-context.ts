@@ -33,6 +33,7 @@ export function createClientContext(config: AttestationClientConfig): ClientCont
       computeUnitMargin: settings.computeUnitMargin,
       confirmationTimeoutMs: settings.confirmationTimeoutMs,
       maxSendAttempts: settings.maxSendAttempts,
+      knownComputeUnits: new Map(),
     },
   };
 }

@@ -3,7 +3,7 @@ import type { ReadonlyUint8Array, TransactionSigner } from "@solana/kit";
 
 import { maxLeavesPerTransaction, planLeafChunks } from "./batch-leaf-chunks.js";
 import type { ClientContext } from "./client-context.js";
-import { sendAndConfirmTransaction } from "./send-transaction.js";
+import { sendAndConfirmTransaction, withSharedBlockhash } from "./send-transaction.js";
 
 export type PublishLeavesInput = Readonly<{
   merkleRoot: ReadonlyUint8Array;
@@ -45,11 +45,15 @@ export async function publishBatchLeaves(
     priorityFeeMicroLamports,
   );
   const signatures: string[] = [];
+  // Each chunk is a different transaction: they share one blockhash.
+  const sendSettings = withSharedBlockhash(context.sendSettings);
   for (const { startIndex, leafCount } of planLeafChunks(leaves.length, maxLeaves, fromIndex)) {
     const instruction = await buildChunkInstruction(startIndex, leafCount);
-    const sent = await sendAndConfirmTransaction(context.sendSettings, {
+    const sent = await sendAndConfirmTransaction(sendSettings, {
       feePayer: operator,
       instructions: [instruction],
+      // The units a chunk consumes follow from where it starts, its length and the batch's size.
+      computeUnitsKey: `publish_batch_leaves:${startIndex}:${leafCount}:${leaves.length}`,
     });
     signatures.push(sent.signature);
     onChunkPublished?.(sent.signature, startIndex + leafCount);

@@ -1,14 +1,16 @@
 /**
  * How the client sends a transaction, over HTTP only:
  *
- * 1. fetch a blockhash;
+ * 1. fetch a blockhash, or take the one the operation's earlier transactions used;
  * 2. simulate with the maximum compute-unit limit: a program or runtime error surfaces here as a
- *    named AbasError before any fee is spent, and the consumed units size the real limit;
+ *    named AbasError before any fee is spent, and the consumed units size the real limit. A
+ *    transaction of a shape already measured (`computeUnitsKey`) skips this step: it is sized from
+ *    the earlier one, and simulated only should it fail before landing;
  * 3. sign and send with that limit (plus the margin) and the optional priority fee;
  * 4. poll `getSignatureStatuses` until the commitment is reached (no WebSocket subscription).
  *
  * A blockhash that the node no longer knows, or one that expires before the transaction lands,
- * starts over from step 1, at most `maxSendAttempts` times.
+ * starts over from step 1 with a new one, at most `maxSendAttempts` times.
  */
 import {
   ABAS_RUNTIME__BLOCK_HEIGHT_EXCEEDED,
@@ -56,13 +58,32 @@ export type SendSettings = Readonly<{
   maxSendAttempts: number;
   /** Time between two status polls; default 250 ms. */
   pollIntervalMs?: number;
+  /** The blockhash the transactions of one operation share: see `withSharedBlockhash`. */
+  sharedBlockhash?: { lifetime: BlockhashLifetime | undefined };
+  /** The units each transaction shape consumed when simulated, by `TransactionToSend.computeUnitsKey`. */
+  knownComputeUnits?: Map<string, number>;
 }>;
+
+/**
+ * The settings for the transactions of one operation (a batch's root and its leaves): the first
+ * fetches a blockhash and the others use it too, while the node knows it. Only for transactions
+ * that differ from one another: two identical transactions under one blockhash are one to the
+ * ledger, so separate operations never share one.
+ */
+export function withSharedBlockhash(settings: SendSettings): SendSettings {
+  return settings.sharedBlockhash === undefined
+    ? { ...settings, sharedBlockhash: { lifetime: undefined } }
+    : settings;
+}
 
 export type SentTransaction = Readonly<{
   signature: Signature;
   /** The slot the transaction landed in. */
   slot: bigint;
-  /** The units the simulation consumed, and the limit the transaction was sent with. */
+  /**
+   * The units the simulation consumed (of this transaction, or of the earlier one of its shape it
+   * was sized from), and the limit the transaction was sent with.
+   */
   simulatedComputeUnits: number;
   computeUnitLimit: number;
   /** 1 unless an expired blockhash made the client send again. */
@@ -191,6 +212,73 @@ async function sendSigned(
 const isBlockhashNotFound = (error: unknown): boolean =>
   isAbasError(error, ABAS_RUNTIME__BLOCKHASH_NOT_FOUND);
 
+/** A new blockhash, or on a first attempt the one the operation's transactions share, once there is one. */
+async function blockhashFor(settings: SendSettings, attempt: number): Promise<BlockhashLifetime> {
+  const shared = settings.sharedBlockhash;
+  if (attempt === 1 && shared?.lifetime !== undefined) return shared.lifetime;
+  const { value } = await sendRpcRequest(
+    "getLatestBlockhash",
+    settings.rpc.getLatestBlockhash({ commitment: settings.commitment }),
+  );
+  if (shared !== undefined) shared.lifetime = value;
+  return value;
+}
+
+type SentUnconfirmed = Readonly<{
+  signature: Signature;
+  simulatedComputeUnits: number;
+  computeUnitLimit: number;
+  context: TransactionContext;
+}>;
+
+async function sendWithUnits(
+  settings: SendSettings,
+  transactionToSend: TransactionToSend,
+  lifetime: BlockhashLifetime,
+  simulatedComputeUnits: number,
+): Promise<SentUnconfirmed> {
+  const computeUnitLimit = computeUnitLimitFromSimulation(simulatedComputeUnits, settings.computeUnitMargin);
+  const message = buildTransactionMessage(
+    transactionToSend,
+    lifetime,
+    computeUnitLimit,
+    settings.priorityFeeMicroLamports,
+  );
+  const context = transactionContext(settings, message);
+  const signature = await sendSigned(settings, message, context);
+  return { signature, simulatedComputeUnits, computeUnitLimit, context };
+}
+
+/** Steps 2 and 3: sizes the compute-unit limit, from the transaction's shape or by simulation, and sends. */
+async function sizeAndSend(
+  settings: SendSettings,
+  transactionToSend: TransactionToSend,
+  lifetime: BlockhashLifetime,
+): Promise<SentUnconfirmed> {
+  const shape = transactionToSend.computeUnitsKey;
+  const known = shape === undefined ? undefined : settings.knownComputeUnits?.get(shape);
+  if (known !== undefined) {
+    try {
+      return await sendWithUnits(settings, transactionToSend, lifetime, known);
+    } catch (error) {
+      if (isBlockhashNotFound(error)) throw error;
+      // Refused before landing: the simulation sizes it anew (a transaction of the same shape
+      // may consume more), or names the failure as its own.
+    }
+  }
+  const simulationMessage = buildTransactionMessage(
+    transactionToSend,
+    lifetime,
+    MAX_COMPUTE_UNIT_LIMIT,
+    settings.priorityFeeMicroLamports,
+  );
+  const simulatedComputeUnits = await simulate(settings, simulationMessage);
+  // The most any transaction of the shape consumed: one that consumes more is refused and measured.
+  const units = Math.max(simulatedComputeUnits, known ?? 0);
+  if (shape !== undefined) settings.knownComputeUnits?.set(shape, units);
+  return await sendWithUnits(settings, transactionToSend, lifetime, units);
+}
+
 /**
  * Simulates, sends and confirms one transaction; see the module comment. Throws a named AbasError
  * for every failure: program errors (ABAS_PROGRAM), the runtime's (ABAS_RUNTIME), the RPC's.
@@ -202,44 +290,16 @@ export async function sendAndConfirmTransaction(
   // The node's refusal of the last blockhash, rethrown when every attempt ends that way.
   let blockhashNotFound: unknown;
   for (let attempt = 1; attempt <= settings.maxSendAttempts; attempt++) {
-    const { value: lifetime } = await sendRpcRequest(
-      "getLatestBlockhash",
-      settings.rpc.getLatestBlockhash({ commitment: settings.commitment }),
-    );
-    const simulationMessage = buildTransactionMessage(
-      transactionToSend,
-      lifetime,
-      MAX_COMPUTE_UNIT_LIMIT,
-      settings.priorityFeeMicroLamports,
-    );
-    let simulatedComputeUnits: number;
+    const lifetime = await blockhashFor(settings, attempt);
+    let sent: SentUnconfirmed;
     try {
-      simulatedComputeUnits = await simulate(settings, simulationMessage);
+      sent = await sizeAndSend(settings, transactionToSend, lifetime);
     } catch (error) {
       if (!isBlockhashNotFound(error)) throw error;
       blockhashNotFound = error;
       continue;
     }
-    const computeUnitLimit = computeUnitLimitFromSimulation(
-      simulatedComputeUnits,
-      settings.computeUnitMargin,
-    );
-    const message = buildTransactionMessage(
-      transactionToSend,
-      lifetime,
-      computeUnitLimit,
-      settings.priorityFeeMicroLamports,
-    );
-    const context = transactionContext(settings, message);
-
-    let signature: Signature;
-    try {
-      signature = await sendSigned(settings, message, context);
-    } catch (error) {
-      if (!isBlockhashNotFound(error)) throw error;
-      blockhashNotFound = error;
-      continue;
-    }
+    const { signature, simulatedComputeUnits, computeUnitLimit, context } = sent;
     const outcome = await waitForConfirmation(settings, signature, lifetime, context);
     if (outcome.landed) {
       return { signature, slot: outcome.slot, simulatedComputeUnits, computeUnitLimit, attempts: attempt };

@@ -17,6 +17,12 @@ export type TransactionToSend = Readonly<{
   /** Pays the fee; other signers are taken from the instructions' account metas. */
   feePayer: TransactionSigner;
   instructions: readonly Instruction[];
+  /**
+   * Names the transaction's shape when every transaction of that shape consumes the same units (a
+   * batch root of n items, a given chunk of a batch's leaves): the first is sized by simulation,
+   * the next ones from it, without a simulation each (`SendSettings.knownComputeUnits`).
+   */
+  computeUnitsKey?: string;
 }>;
 
 /** A v0 message: the compute-budget instructions first, then the transaction's own. */

@@ -23,6 +23,7 @@ import {
   computeMerkleRoot,
   deriveBatchAddress,
   ED25519_PROGRAM_ADDRESS,
+  hexToBytes,
   BATCH_COMPLETE_ACCOUNT_SIZE,
   signMessageWithKeyPair,
 } from "@abas/program-client";
@@ -42,6 +43,7 @@ import type { BatchAttestationResult, BatchItemReceipt } from "../receipts.js";
 import { sendAndConfirmTransaction } from "../send-transaction.js";
 import type { ReceiptCheckName } from "../verify-receipt.js";
 import { generateSecretKey } from "../keypair.js";
+import { startCountingRpcProxy } from "./support/counting-rpc-proxy.js";
 import { fundedSecretKey, startTestLedger, type TestLedger } from "./support/local-ledger.js";
 import { flipHex } from "./support/offline-receipts.js";
 
@@ -351,9 +353,51 @@ describe("batchAttest on the local ledger", () => {
     });
   });
 
+  it("sends a batch's transactions under one blockhash, and sizes a later batch's from the first's", async () => {
+    // Given a client whose requests go through a proxy that counts them
+    const proxy = await startCountingRpcProxy(ledger.rpcUrl);
+    const counted = new AttestationClient({
+      rpcUrl: proxy.url,
+      agentKeypair: agentSecretKey,
+      programId: ledger.programId,
+    });
+    try {
+      // When it records two batches of 100
+      const first = await counted.batchAttest({
+        operatorKeypair,
+        attestations: await batchItems(100, "counted 1"),
+      });
+      const firstRequests = proxy.takeCounts();
+      const second = await counted.batchAttest({
+        operatorKeypair,
+        attestations: await batchItems(100, "counted 2"),
+      });
+      const secondRequests = proxy.takeCounts();
+      // Then each batch fetched one blockhash for its root and its four leaf transactions
+      assert.equal(firstRequests.getLatestBlockhash, 1);
+      assert.equal(secondRequests.getLatestBlockhash, 1);
+      assert.equal(firstRequests.sendTransaction, 5);
+      assert.equal(secondRequests.sendTransaction, 5);
+      // And only the first simulated its leaf transactions; the second simulated its root only when
+      // its address's bump, on which the root's units depend, differs from the first's
+      const bumpOf = async (result: BatchAttestationResult) =>
+        (await deriveBatchAddress(ledger.programId, counted.agentAddress, hexToBytes(result.merkleRoot, 32)))
+          .bump;
+      assert.equal(firstRequests.simulateTransaction, 5);
+      assert.equal(
+        secondRequests.simulateTransaction ?? 0,
+        (await bumpOf(first)) === (await bumpOf(second)) ? 0 : 1,
+      );
+      // And every receipt of the second verifies
+      for (const receipt of second.receipts) assert.equal((await client.verifyReceipt(receipt)).valid, true);
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it("counts the agent's batches and batch items", async () => {
     const agent = await client.getAgent();
-    assert.equal(agent?.batchCount, 7);
-    assert.equal(agent?.batchItemCount, 1 + 10 + 100 + 3 + 30 + 40 + 100);
+    assert.equal(agent?.batchCount, 9);
+    assert.equal(agent?.batchItemCount, 1 + 10 + 100 + 3 + 30 + 40 + 100 + 100 + 100);
   });
 });

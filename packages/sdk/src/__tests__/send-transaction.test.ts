@@ -29,7 +29,7 @@ import {
 } from "@solana/kit";
 
 import { LOCAL_PROGRAM_ID } from "../client-config.js";
-import { sendAndConfirmTransaction, type SendSettings } from "../send-transaction.js";
+import { sendAndConfirmTransaction, withSharedBlockhash, type SendSettings } from "../send-transaction.js";
 import { TransactionFailure } from "../transaction-errors.js";
 import { callsOf, createFakeRpc } from "./support/fake-rpc.js";
 import { generateSecretKey } from "../keypair.js";
@@ -68,6 +68,11 @@ const landed =
     value: [{ slot: 42n, confirmations: 0n, err: null, confirmationStatus }],
   });
 const notSeen = () => ({ context: { slot: 10n }, value: [null] });
+/** A preflight refusal with the given transaction error, as kit's RPC throws it. */
+const refusedInPreflight = (transactionError: Parameters<typeof getSolanaErrorFromTransactionError>[0]) =>
+  new SolanaError(SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SEND_TRANSACTION_PREFLIGHT_FAILURE, {
+    cause: getSolanaErrorFromTransactionError(transactionError),
+  } as never);
 
 function settingsFor(rpc: SendSettings["rpc"], overrides: Partial<SendSettings> = {}): SendSettings {
   return {
@@ -210,11 +215,7 @@ describe("sendAndConfirmTransaction", () => {
       getLatestBlockhash: latestBlockhash,
       simulateTransaction: simulationSuccess(1_000n),
       sendTransaction: () => {
-        if (sends++ === 0) {
-          throw new SolanaError(SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SEND_TRANSACTION_PREFLIGHT_FAILURE, {
-            cause: getSolanaErrorFromTransactionError("BlockhashNotFound"),
-          } as never);
-        }
+        if (sends++ === 0) throw refusedInPreflight("BlockhashNotFound");
         return "signature";
       },
       getSignatureStatuses: landed(),
@@ -355,5 +356,118 @@ describe("sendAndConfirmTransaction", () => {
       (error: unknown) =>
         isAbasError(error, ABAS_RUNTIME__RPC_REQUEST_FAILED) && error.context.method === "getLatestBlockhash",
     );
+  });
+
+  it("sizes a transaction of a shape already measured from it, without simulating it", async () => {
+    // Given a node whose simulation consumes 10 000 units, and settings that remember shapes
+    const { rpc, calls } = createFakeRpc({
+      getLatestBlockhash: latestBlockhash,
+      simulateTransaction: simulationSuccess(10_000n),
+      sendTransaction: () => "signature",
+      getSignatureStatuses: landed(),
+    });
+    const settings = settingsFor(rpc, { knownComputeUnits: new Map() });
+    const transaction = { feePayer, instructions: [PROGRAM_INSTRUCTION], computeUnitsKey: "shape" };
+    // When two transactions of one shape are sent
+    await sendAndConfirmTransaction(settings, transaction);
+    const second = await sendAndConfirmTransaction(settings, transaction);
+    // Then only the first was simulated, and the second was sent with the limit the first measured
+    assert.equal(callsOf(calls, "simulateTransaction").length, 1);
+    assert.equal(second.simulatedComputeUnits, 10_000);
+    assert.deepEqual(computeBudgetOf(callsOf(calls, "sendTransaction")[1]!.params[0] as string), [
+      [2, 12_000n],
+    ]);
+  });
+
+  it("measures a transaction sized from its shape again when the node refuses it for its budget", async () => {
+    // Given a shape remembered at 1 000 units, and a node that refuses the send for its budget
+    let sends = 0;
+    const { rpc, calls } = createFakeRpc({
+      getLatestBlockhash: latestBlockhash,
+      simulateTransaction: simulationSuccess(5_000n),
+      sendTransaction: () => {
+        if (sends++ === 0) throw refusedInPreflight({ InstructionError: [1, "ComputationalBudgetExceeded"] });
+        return "signature";
+      },
+      getSignatureStatuses: landed(),
+    });
+    const knownComputeUnits = new Map([["shape", 1_000]]);
+    // When a transaction of that shape is sent
+    const sent = await sendAndConfirmTransaction(settingsFor(rpc, { knownComputeUnits }), {
+      feePayer,
+      instructions: [PROGRAM_INSTRUCTION],
+      computeUnitsKey: "shape",
+    });
+    // Then it was simulated and sent again with the units measured, which the shape now keeps
+    assert.equal(sent.attempts, 1);
+    assert.equal(callsOf(calls, "simulateTransaction").length, 1);
+    assert.deepEqual(computeBudgetOf(callsOf(calls, "sendTransaction")[1]!.params[0] as string), [
+      [2, 6_000n],
+    ]);
+    assert.equal(knownComputeUnits.get("shape"), 5_000);
+  });
+
+  it("names the failure of a transaction sized from its shape from its simulation", async () => {
+    // Given a shape already measured, and a node on which the transaction fails with 1202
+    const logs = ["Program log: abas: agent suspended"];
+    const { rpc, calls } = createFakeRpc({
+      getLatestBlockhash: latestBlockhash,
+      simulateTransaction: simulationFailure({ InstructionError: [1n, { Custom: 1202n }] }, logs),
+      sendTransaction: () => {
+        throw refusedInPreflight({ InstructionError: [1, { Custom: 1202 }] });
+      },
+    });
+    // Then the error is the named program error, with the simulation's logs, after one send
+    await assert.rejects(
+      () =>
+        sendAndConfirmTransaction(settingsFor(rpc, { knownComputeUnits: new Map([["shape", 1_000]]) }), {
+          feePayer,
+          instructions: [PROGRAM_INSTRUCTION],
+          computeUnitsKey: "shape",
+        }),
+      (error: unknown) =>
+        isCode(ABAS_PROGRAM__AGENT_SUSPENDED)(error) &&
+        error.cause instanceof TransactionFailure &&
+        error.cause.stage === "simulation" &&
+        error.cause.logs.length === 1,
+    );
+    assert.equal(callsOf(calls, "sendTransaction").length, 1);
+  });
+
+  it("shares one blockhash among the transactions of one operation, and a new one once the node refuses it", async () => {
+    // Given a node that refuses the third transaction's first send for its blockhash
+    let sends = 0;
+    const { rpc, calls } = createFakeRpc({
+      getLatestBlockhash: latestBlockhash,
+      simulateTransaction: simulationSuccess(1_000n),
+      sendTransaction: () => {
+        if (++sends === 3) throw refusedInPreflight("BlockhashNotFound");
+        return "signature";
+      },
+      getSignatureStatuses: landed(),
+    });
+    const settings = withSharedBlockhash(settingsFor(rpc));
+    // When four transactions of one operation are sent
+    for (let index = 0; index < 4; index++) {
+      await sendAndConfirmTransaction(settings, {
+        feePayer,
+        instructions: [{ ...PROGRAM_INSTRUCTION, data: Uint8Array.of(3, index, 0) }],
+      });
+    }
+    // Then the first two shared a blockhash, and the third's second send and the fourth a new one
+    assert.equal(callsOf(calls, "getLatestBlockhash").length, 2);
+    const blockhashOf = (call: { params: readonly unknown[] }): string => {
+      const { messageBytes } = getTransactionDecoder().decode(
+        getBase64Encoder().encode(call.params[0] as string),
+      );
+      return (getCompiledTransactionMessageDecoder().decode(messageBytes) as { lifetimeToken: string })
+        .lifetimeToken;
+    };
+    const blockhashes = callsOf(calls, "sendTransaction").map(blockhashOf);
+    assert.equal(blockhashes.length, 5);
+    assert.equal(blockhashes[0], blockhashes[1]);
+    assert.equal(blockhashes[1], blockhashes[2]);
+    assert.notEqual(blockhashes[2], blockhashes[3]);
+    assert.equal(blockhashes[3], blockhashes[4]);
   });
 });

@@ -75,7 +75,7 @@ export class BatchSender {
     this.#nextBatchId = backlog.nextBatchId;
     // Actions left from a previous run have waited long enough: they go out at once.
     for (const action of backlog.unbatched) this.#unbatched.push({ action, queuedAt: -Infinity });
-    for (const { batch, actions } of backlog.openBatches) this.#startBatch(batch, actions);
+    for (const { batch, actions } of backlog.openBatches) this.#startBatch(batch, actions, true);
     if (options.durability === "write") {
       this.#syncTimer = setInterval(() => this.#journal.sync(), options.syncIntervalMs);
     }
@@ -123,7 +123,7 @@ export class BatchSender {
       const batch: QueuedBatch = { id: this.#nextBatchId, actionIds: actions.map((action) => action.id) };
       this.#journal.appendBatch(batch);
       this.#nextBatchId += 1;
-      this.#startBatch(batch, actions);
+      this.#startBatch(batch, actions, false);
     }
     if (this.#unbatched.length > 0 && this.#batchesInFlight < maxInFlightBatches) {
       const waited = performance.now() - this.#unbatched[0]!.queuedAt;
@@ -131,17 +131,18 @@ export class BatchSender {
     }
   }
 
-  #startBatch(batch: QueuedBatch, actions: QueuedAction[]): void {
+  /** `resumed`: the batch was cut by an earlier run, which may have sent it. */
+  #startBatch(batch: QueuedBatch, actions: QueuedAction[], resumed: boolean): void {
     this.#batchesInFlight += 1;
     this.#report({ type: "started", batchId: batch.id, actionIds: [...batch.actionIds] });
-    void this.#sendBatch(batch, actions).finally(() => {
+    void this.#sendBatch(batch, actions, resumed).finally(() => {
       this.#batchesInFlight -= 1;
       this.#pump();
     });
   }
 
   /** Records the batch, with retries, and reports its receipts or why it failed. */
-  async #sendBatch(batch: QueuedBatch, actions: QueuedAction[]): Promise<void> {
+  async #sendBatch(batch: QueuedBatch, actions: QueuedAction[], resumed: boolean): Promise<void> {
     const { maxBatchAttempts, retryDelayMs, queueDir } = this.#options;
     const prepared = actions.map(toPreparedItem);
     const actionIds = [...batch.actionIds];
@@ -149,7 +150,8 @@ export class BatchSender {
     for (let attempt = 1; attempt <= maxBatchAttempts; attempt++) {
       try {
         const result = await recordBatch(this.#context, this.#operator, prepared, {
-          resumeRecordedRoot: true,
+          // Only a batch that may have been sent before can already be on the ledger.
+          resumeRecordedRoot: resumed || attempt > 1,
         });
         this.#report({ type: "confirmed", batchId: batch.id, actionIds, receipts: result.receipts });
         // The recording thread writes the batch's done line after delivering its receipts.

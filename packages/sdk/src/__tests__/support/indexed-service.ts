@@ -76,6 +76,8 @@ export async function startIndexedService(): Promise<IndexedService> {
     const api = new ApiClient({ apiUrl: service.apiUrl, apiKey: createApiKey(dataDir) });
     const programId = address(service.programId!);
     const ledger: TestLedger = {
+      // The service runs the ledger in this process.
+      pid: process.pid,
       rpcUrl: service.rpcUrl,
       programId,
       rpc: createSolanaRpc(service.rpcUrl),

@@ -23,6 +23,8 @@ import { generateSecretKey } from "../../keypair.js";
 export const ONE_SOL = 1_000_000_000n;
 
 export type TestLedger = Readonly<{
+  /** The ledger's process. */
+  pid: number;
   rpcUrl: string;
   programId: Address;
   rpc: Rpc<SolanaRpcApi>;
@@ -33,6 +35,7 @@ export async function startTestLedger(): Promise<TestLedger> {
   const dataDir = mkdtempSync(join(tmpdir(), "abas-sdk-ledger-"));
   const ledger = await spawnLedgerProcess({ dataDir });
   return {
+    pid: ledger.pid,
     rpcUrl: ledger.rpcUrl,
     programId: address(ledger.programId),
     rpc: createSolanaRpc(ledger.rpcUrl),
