@@ -625,9 +625,40 @@ function databaseLabel(size: SizeFigures): string {
   return size.database === "sqlite" ? "SQLite" : "PostgreSQL";
 }
 
-/** The route's server CPU time per request, for the tables of docs/api.md and docs/performance.md. */
-export function serverCpuCell(route: RouteFigures): string {
+function serverCpuCell(route: RouteFigures): string {
   return route.serverCpuMsPerRequest === undefined ? "" : `${route.serverCpuMsPerRequest} ms`;
+}
+
+/**
+ * The routes' figures as a table and a line per database, for docs/api.md and
+ * docs/performance.md; with `command`, each row and line names it.
+ */
+export function routeFiguresMarkdown(sizes: readonly SizeFigures[], command?: string): string[] {
+  const commandHeader = command === undefined ? "" : " command |";
+  const lines = [
+    `| database | attestations | route | requests/s | of ping | server CPU per request | mean latency | p50 latency | p99 latency |${commandHeader}`,
+    `| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |${command === undefined ? "" : " --- |"}`,
+  ];
+  for (const size of sizes) {
+    for (const route of size.routes) {
+      lines.push(
+        `| ${databaseLabel(size)} | ${formatNumber(size.attestations)} | \`${route.route}\` | ${formatNumber(route.requestsPerSecond)} | ` +
+          `${route.toPing} | ${serverCpuCell(route)} | ${route.latencyMeanMs} ms | ${route.latencyP50Ms} ms | ${route.latencyP99Ms} ms |` +
+          (command === undefined ? "" : ` \`${command}\` |`),
+      );
+    }
+  }
+  lines.push("");
+  for (const size of sizes) {
+    const megabytes =
+      size.databaseMegabytes === undefined ? "" : `${formatNumber(size.databaseMegabytes)} MB, `;
+    lines.push(
+      `- ${databaseLabel(size)}, ${formatNumber(size.attestations)} attestations (${megabytes}filled in ${size.fillSeconds} s), ` +
+        `load average ${size.loadAverage} when the routes were measured` +
+        (command === undefined ? "." : ` (\`${command}\`).`),
+    );
+  }
+  return lines;
 }
 
 function markdownReport(report: BenchReport): string {
@@ -639,26 +670,8 @@ function markdownReport(report: BenchReport): string {
       `(p50 and p99: the highest of the rounds); ${formatNumber(report.settings.agents)} agents with Zipf-distributed activity. ` +
       "Server CPU per request: the server process's user and system time during the route's rounds (from /proc) over their requests.",
     "",
-    "| database | attestations | route | requests/s | of ping | server CPU per request | mean latency | p50 latency | p99 latency |",
-    "| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ...routeFiguresMarkdown(report.sizes),
   ];
-  for (const size of report.sizes) {
-    for (const route of size.routes) {
-      lines.push(
-        `| ${databaseLabel(size)} | ${formatNumber(size.attestations)} | \`${route.route}\` | ${formatNumber(route.requestsPerSecond)} | ` +
-          `${route.toPing} | ${serverCpuCell(route)} | ${route.latencyMeanMs} ms | ${route.latencyP50Ms} ms | ${route.latencyP99Ms} ms |`,
-      );
-    }
-  }
-  lines.push("");
-  for (const size of report.sizes) {
-    const megabytes =
-      size.databaseMegabytes === undefined ? "" : `${formatNumber(size.databaseMegabytes)} MB, `;
-    lines.push(
-      `- ${databaseLabel(size)}, ${formatNumber(size.attestations)} attestations (${megabytes}filled in ${size.fillSeconds} s), ` +
-        `load average ${size.loadAverage} when the routes were measured.`,
-    );
-  }
   lines.push("", "The raw figures are in `bench/results/api.json`.");
   return lines.join("\n");
 }

@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 
 import { format, resolveConfig } from "prettier";
 
-import { measureApi, serverCpuCell, type ApiResults } from "./api.js";
+import { measureApi, routeFiguresMarkdown, type ApiResults } from "./api.js";
 import {
   docsSection,
   docsSectionEnd,
@@ -172,26 +172,8 @@ function render(results: Results): string {
       "and system time during the route's rounds (from /proc, in 10 ms ticks) over their requests; autocannon's " +
       "own CPU is not in it.",
     "",
-    "| database | attestations | route | requests/s | of ping | server CPU per request | mean latency | p50 latency | p99 latency | command |",
-    "| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+    ...routeFiguresMarkdown(api.sizes, COMMANDS.api),
   );
-  for (const size of api.sizes) {
-    for (const route of size.routes) {
-      lines.push(
-        `| ${size.database} | ${number(size.attestations)} | \`${route.route}\` | ${number(route.requestsPerSecond)} | ` +
-          `${route.toPing} | ${serverCpuCell(route)} | ${route.latencyMeanMs} ms | ${route.latencyP50Ms} ms | ${route.latencyP99Ms} ms | ` +
-          `\`${COMMANDS.api}\` |`,
-      );
-    }
-  }
-  lines.push("");
-  for (const size of api.sizes) {
-    const megabytes = size.databaseMegabytes === undefined ? "" : `${number(size.databaseMegabytes)} MB, `;
-    lines.push(
-      `- ${size.database}, ${number(size.attestations)} attestations (${megabytes}filled in ${size.fillSeconds} s): ` +
-        `load average ${size.loadAverage} when the routes were measured (\`${COMMANDS.api}\`).`,
-    );
-  }
   lines.push("", ...apiGoals(api), "", docsSectionEnd("api"), "", docsSectionStart("indexer"));
   lines.push(
     "",
