@@ -22,7 +22,10 @@ export type AttestationClientConfig = Readonly<{
   computeUnitMargin?: number;
   /** How long to wait for a transaction to reach the commitment; default 60 000 ms. */
   confirmationTimeoutMs?: number;
-  /** Sends of one transaction, each with a fresh blockhash, before an expired blockhash is an error; default 3. */
+  /**
+   * Sends of one transaction, each with a fresh blockhash, before an expired blockhash is an error;
+   * default 3. (A batch's later transactions first try the blockhash of its earlier ones, uncounted.)
+   */
   maxSendAttempts?: number;
 }>;
 

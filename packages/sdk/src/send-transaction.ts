@@ -5,7 +5,8 @@
  * 2. simulate with the maximum compute-unit limit: a program or runtime error surfaces here as a
  *    named AbasError before any fee is spent, and the consumed units size the real limit. A
  *    transaction of a shape already measured (`computeUnitsKey`) skips this step: it is sized from
- *    the earlier one, and simulated only should it fail before landing;
+ *    the earlier one, and simulated only should the node refuse it for its budget, or as an
+ *    identical transaction already processed (the simulation then names its own failure);
  * 3. sign and send with that limit (plus the margin) and the optional priority fee;
  * 4. poll `getSignatureStatuses` until the commitment is reached (no WebSocket subscription).
  *
@@ -24,7 +25,11 @@ import {
   compileTransaction,
   getBase64EncodedWireTransaction,
   getSignatureFromTransaction,
+  isSolanaError,
   signTransactionMessageWithSigners,
+  SOLANA_ERROR__INSTRUCTION_ERROR__COMPUTATIONAL_BUDGET_EXCEEDED,
+  SOLANA_ERROR__INSTRUCTION_ERROR__PROGRAM_FAILED_TO_COMPLETE,
+  SOLANA_ERROR__TRANSACTION_ERROR__ALREADY_PROCESSED,
   type Address,
   type Commitment,
   type Rpc,
@@ -86,7 +91,7 @@ export type SentTransaction = Readonly<{
    */
   simulatedComputeUnits: number;
   computeUnitLimit: number;
-  /** 1 unless an expired blockhash made the client send again. */
+  /** The sends: 1 unless a refused or expired blockhash made the client send again. */
   attempts: number;
 }>;
 
@@ -212,16 +217,31 @@ async function sendSigned(
 const isBlockhashNotFound = (error: unknown): boolean =>
   isAbasError(error, ABAS_RUNTIME__BLOCKHASH_NOT_FOUND);
 
-/** A new blockhash, or on a first attempt the one the operation's transactions share, once there is one. */
-async function blockhashFor(settings: SendSettings, attempt: number): Promise<BlockhashLifetime> {
-  const shared = settings.sharedBlockhash;
-  if (attempt === 1 && shared?.lifetime !== undefined) return shared.lifetime;
+/** A new blockhash; the operation's transactions share it from then on. */
+async function freshBlockhash(settings: SendSettings): Promise<BlockhashLifetime> {
   const { value } = await sendRpcRequest(
     "getLatestBlockhash",
     settings.rpc.getLatestBlockhash({ commitment: settings.commitment }),
   );
-  if (shared !== undefined) shared.lifetime = value;
+  if (settings.sharedBlockhash !== undefined) settings.sharedBlockhash.lifetime = value;
   return value;
+}
+
+/**
+ * A refusal of a transaction sized from its shape that a simulation explains: its compute budget
+ * ran out (it consumes more than the shape's measure), or an identical transaction (the same
+ * blockhash and limit) was already processed, and the simulation names this one's own failure.
+ */
+function simulationExplains(error: unknown): boolean {
+  for (let cause = error; cause instanceof Error; cause = cause.cause) {
+    if (
+      isSolanaError(cause, SOLANA_ERROR__INSTRUCTION_ERROR__COMPUTATIONAL_BUDGET_EXCEEDED) ||
+      isSolanaError(cause, SOLANA_ERROR__INSTRUCTION_ERROR__PROGRAM_FAILED_TO_COMPLETE) ||
+      isSolanaError(cause, SOLANA_ERROR__TRANSACTION_ERROR__ALREADY_PROCESSED)
+    )
+      return true;
+  }
+  return false;
 }
 
 type SentUnconfirmed = Readonly<{
@@ -261,9 +281,7 @@ async function sizeAndSend(
     try {
       return await sendWithUnits(settings, transactionToSend, lifetime, known);
     } catch (error) {
-      if (isBlockhashNotFound(error)) throw error;
-      // Refused before landing: the simulation sizes it anew (a transaction of the same shape
-      // may consume more), or names the failure as its own.
+      if (!simulationExplains(error)) throw error;
     }
   }
   const simulationMessage = buildTransactionMessage(
@@ -273,10 +291,14 @@ async function sizeAndSend(
     settings.priorityFeeMicroLamports,
   );
   const simulatedComputeUnits = await simulate(settings, simulationMessage);
-  // The most any transaction of the shape consumed: one that consumes more is refused and measured.
-  const units = Math.max(simulatedComputeUnits, known ?? 0);
-  if (shape !== undefined) settings.knownComputeUnits?.set(shape, units);
-  return await sendWithUnits(settings, transactionToSend, lifetime, units);
+  if (shape !== undefined && settings.knownComputeUnits !== undefined) {
+    // The most any transaction of the shape consumed (read again: batches in flight together
+    // measure at once); one that consumes more is refused for its budget and measured.
+    const units = Math.max(simulatedComputeUnits, settings.knownComputeUnits.get(shape) ?? 0);
+    settings.knownComputeUnits.set(shape, units);
+    return await sendWithUnits(settings, transactionToSend, lifetime, units);
+  }
+  return await sendWithUnits(settings, transactionToSend, lifetime, simulatedComputeUnits);
 }
 
 /**
@@ -289,8 +311,21 @@ export async function sendAndConfirmTransaction(
 ): Promise<SentTransaction> {
   // The node's refusal of the last blockhash, rethrown when every attempt ends that way.
   let blockhashNotFound: unknown;
-  for (let attempt = 1; attempt <= settings.maxSendAttempts; attempt++) {
-    const lifetime = await blockhashFor(settings, attempt);
+  let sends = 0;
+  let freshBlockhashes = 0;
+  // The operation's shared blockhash goes first; refused or expired, it costs no attempt: the
+  // attempts are the sends with a blockhash fetched for them.
+  let shared = settings.sharedBlockhash?.lifetime;
+  while (shared !== undefined || freshBlockhashes < settings.maxSendAttempts) {
+    let lifetime: BlockhashLifetime;
+    if (shared === undefined) {
+      lifetime = await freshBlockhash(settings);
+      freshBlockhashes += 1;
+    } else {
+      lifetime = shared;
+      shared = undefined;
+    }
+    sends += 1;
     let sent: SentUnconfirmed;
     try {
       sent = await sizeAndSend(settings, transactionToSend, lifetime);
@@ -302,7 +337,7 @@ export async function sendAndConfirmTransaction(
     const { signature, simulatedComputeUnits, computeUnitLimit, context } = sent;
     const outcome = await waitForConfirmation(settings, signature, lifetime, context);
     if (outcome.landed) {
-      return { signature, slot: outcome.slot, simulatedComputeUnits, computeUnitLimit, attempts: attempt };
+      return { signature, slot: outcome.slot, simulatedComputeUnits, computeUnitLimit, attempts: sends };
     }
     blockhashNotFound = undefined;
   }

@@ -395,4 +395,53 @@ describe("Attestor on the local ledger", () => {
       for (const { actionHash } of recorded) assert.equal(leaves.get(actionHash), 1, actionHash);
     });
   }
+
+  it("leaves a batch whose receipts were being saved when a stopped sender cut its close short to the next open, which delivers them again", async () => {
+    // Given an attestor whose hook is still saving a confirmed batch's receipts when its sender
+    // thread ends (the fault injected on purpose)
+    const queueDir = newQueueDir();
+    let releaseSaving: () => void = () => {};
+    const saving = new Promise<void>((resolve) => (releaseSaving = resolve));
+    const delivered: string[] = [];
+    const captured = captureThreads();
+    let attestor: Attestor;
+    try {
+      attestor = await Attestor.open(
+        options(queueDir, {
+          maxBatchDelayMs: 50,
+          onReceipt: (receipt) => {
+            delivered.push(receipt.actionHash);
+            return saving;
+          },
+        }),
+      );
+    } finally {
+      captured.restore();
+    }
+    const recorded = Array.from({ length: 3 }, (_, index) =>
+      attestor.record({ actionType: "ToolCall", payload: { savingWhenStopped: index } }),
+    );
+    await Promise.all(recorded.map(({ receipt }) => receipt));
+    await captured.started[0]!.terminate();
+    // When it is closed, and then the hook's saving ends
+    await assert.rejects(attestor.close(), (error) =>
+      isAbasError(error, ABAS_RUNTIME__ATTESTOR_SENDER_STOPPED),
+    );
+    releaseSaving();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Then a new attestor on the queue delivers the batch's receipts again, and sends nothing twice
+    const again: string[] = [];
+    const resumed = await Attestor.open(
+      options(queueDir, { onReceipt: (receipt) => void again.push(receipt.actionHash) }),
+    );
+    await resumed.flush();
+    await resumed.close();
+    assert.deepEqual(
+      delivered,
+      recorded.map(({ actionHash }) => actionHash),
+    );
+    assert.deepEqual(again, delivered);
+    const leaves = countLeaves(await readAgentBatches(ledger, await addressOf(agentKeypair)));
+    for (const { actionHash } of recorded) assert.equal(leaves.get(actionHash), 1, actionHash);
+  });
 });

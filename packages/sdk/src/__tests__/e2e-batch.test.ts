@@ -270,6 +270,37 @@ describe("batchAttest on the local ledger", () => {
     assert.deepEqual((await client.completeBatch({ operatorKeypair, receipts })).leafTransactions, []);
   });
 
+  it("measures and sends again a transaction whose remembered units the ledger refuses for its budget", async () => {
+    // Given a batch of 10 whose leaves are not published, and their shape remembered far too low
+    const { operator, agent, leaves, merkleRoot } = await commitBatchByHand(10, 150);
+    const knownComputeUnits = new Map([["ten leaves", 100]]);
+    // When its leaves are sent as that shape
+    const sent = await sendAndConfirmTransaction(
+      { ...sendSettings(), knownComputeUnits },
+      {
+        feePayer: operator,
+        instructions: [
+          await buildPublishBatchLeavesInstruction({
+            programId: ledger.programId,
+            operator,
+            agent: agent.address,
+            merkleRoot,
+            startIndex: 0,
+            leaves,
+          }),
+        ],
+        computeUnitsKey: "ten leaves",
+      },
+    );
+    // Then the ledger's refusal made the client measure it: it landed, sized from the measure the
+    // shape now keeps
+    assert.equal(sent.attempts, 1);
+    assert.ok(sent.simulatedComputeUnits > 100);
+    assert.equal(knownComputeUnits.get("ten leaves"), sent.simulatedComputeUnits);
+    const batch = await client.findBatch({ merkleRoot: bytesToHex(merkleRoot) });
+    assert.equal(batch?.isComplete, true);
+  });
+
   it("reads a batch's leaves back from its leaf transactions, half published or complete", async () => {
     // Given a batch of 40 whose first 15 leaves are published by hand
     const { operator, agent, leaves, merkleRoot, batchAddress, receipts } = await commitBatchByHand(40, 100);
@@ -397,7 +428,7 @@ describe("batchAttest on the local ledger", () => {
 
   it("counts the agent's batches and batch items", async () => {
     const agent = await client.getAgent();
-    assert.equal(agent?.batchCount, 9);
-    assert.equal(agent?.batchItemCount, 1 + 10 + 100 + 3 + 30 + 40 + 100 + 100 + 100);
+    assert.equal(agent?.batchCount, 10);
+    assert.equal(agent?.batchItemCount, 1 + 10 + 100 + 3 + 30 + 10 + 40 + 100 + 100 + 100);
   });
 });

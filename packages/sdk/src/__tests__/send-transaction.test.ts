@@ -407,31 +407,39 @@ describe("sendAndConfirmTransaction", () => {
     assert.equal(knownComputeUnits.get("shape"), 5_000);
   });
 
-  it("names the failure of a transaction sized from its shape from its simulation", async () => {
-    // Given a shape already measured, and a node on which the transaction fails with 1202
-    const logs = ["Program log: abas: agent suspended"];
-    const { rpc, calls } = createFakeRpc({
-      getLatestBlockhash: latestBlockhash,
-      simulateTransaction: simulationFailure({ InstructionError: [1n, { Custom: 1202n }] }, logs),
-      sendTransaction: () => {
-        throw refusedInPreflight({ InstructionError: [1, { Custom: 1202 }] });
-      },
-    });
-    // Then the error is the named program error, with the simulation's logs, after one send
-    await assert.rejects(
-      () =>
-        sendAndConfirmTransaction(settingsFor(rpc, { knownComputeUnits: new Map([["shape", 1_000]]) }), {
-          feePayer,
-          instructions: [PROGRAM_INSTRUCTION],
-          computeUnitsKey: "shape",
-        }),
-      (error: unknown) =>
-        isCode(ABAS_PROGRAM__AGENT_SUSPENDED)(error) &&
-        error.cause instanceof TransactionFailure &&
-        error.cause.stage === "simulation" &&
-        error.cause.logs.length === 1,
-    );
-    assert.equal(callsOf(calls, "sendTransaction").length, 1);
+  it("names a transaction sized from its shape that the node refuses for anything but its budget, without simulating it", async () => {
+    // Given a shape already measured, and a node on which the transaction fails with 1202, then
+    // one whose send request fails
+    const refusals: Array<[() => Error, (error: unknown) => boolean]> = [
+      [
+        () => refusedInPreflight({ InstructionError: [1, { Custom: 1202 }] }),
+        isCode(ABAS_PROGRAM__AGENT_SUSPENDED),
+      ],
+      [
+        () => new Error("socket hang up"),
+        (error) =>
+          isAbasError(error, ABAS_RUNTIME__RPC_REQUEST_FAILED) && error.context.method === "sendTransaction",
+      ],
+    ];
+    for (const [refusal, named] of refusals) {
+      const { rpc, calls } = createFakeRpc({
+        getLatestBlockhash: latestBlockhash,
+        sendTransaction: () => {
+          throw refusal();
+        },
+      });
+      // Then the error is the one the send met, named, and nothing was simulated or sent again
+      await assert.rejects(
+        () =>
+          sendAndConfirmTransaction(settingsFor(rpc, { knownComputeUnits: new Map([["shape", 1_000]]) }), {
+            feePayer,
+            instructions: [PROGRAM_INSTRUCTION],
+            computeUnitsKey: "shape",
+          }),
+        named,
+      );
+      assert.equal(callsOf(calls, "sendTransaction").length, 1);
+    }
   });
 
   it("shares one blockhash among the transactions of one operation, and a new one once the node refuses it", async () => {
@@ -469,5 +477,29 @@ describe("sendAndConfirmTransaction", () => {
     assert.equal(blockhashes[1], blockhashes[2]);
     assert.notEqual(blockhashes[2], blockhashes[3]);
     assert.equal(blockhashes[3], blockhashes[4]);
+  });
+
+  it("tries the shared blockhash without counting it an attempt", async () => {
+    // Given one send attempt, and a node that refuses the second transaction's shared blockhash
+    let sends = 0;
+    const { rpc, calls } = createFakeRpc({
+      getLatestBlockhash: latestBlockhash,
+      simulateTransaction: simulationSuccess(1_000n),
+      sendTransaction: () => {
+        if (++sends === 2) throw refusedInPreflight("BlockhashNotFound");
+        return "signature";
+      },
+      getSignatureStatuses: landed(),
+    });
+    const settings = withSharedBlockhash(settingsFor(rpc, { maxSendAttempts: 1 }));
+    // When two transactions of one operation are sent
+    await sendAndConfirmTransaction(settings, { feePayer, instructions: [PROGRAM_INSTRUCTION] });
+    const second = await sendAndConfirmTransaction(settings, {
+      feePayer,
+      instructions: [{ ...PROGRAM_INSTRUCTION, data: Uint8Array.of(3, 2, 0) }],
+    });
+    // Then the second landed with a blockhash of its own after the shared one was refused
+    assert.equal(second.attempts, 2);
+    assert.equal(callsOf(calls, "getLatestBlockhash").length, 2);
   });
 });

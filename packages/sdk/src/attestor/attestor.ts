@@ -107,6 +107,7 @@ export class Attestor {
   #senderStop: { reason: string; cause?: unknown } | undefined;
   #stoppingSender = false;
   #journalHasEntries = true;
+  #journalClosed = false;
 
   private constructor(
     options: ResolvedAttestorOptions,
@@ -216,6 +217,7 @@ export class Attestor {
 
   /** Sends every queued action now, without waiting for full batches, and waits until none is queued or in flight. */
   async flush(): Promise<void> {
+    if (this.#senderStop !== undefined) throw this.#senderStoppedError();
     this.#flushing += 1;
     this.#post({ type: "flush", change: 1 });
     try {
@@ -238,6 +240,7 @@ export class Attestor {
       } finally {
         await this.#stopSender();
         this.#journal.close();
+        this.#journalClosed = true;
         this.#releaseLock();
       }
     })();
@@ -344,6 +347,9 @@ export class Attestor {
 
   /** Written once the batch's receipts are delivered: a crash before delivers them again, never loses them. */
   #closeBatch(batchId: number, count: number): void {
+    // Closed meanwhile (a stopped sender cuts a close short): the queue is no longer this
+    // attestor's, and the next open delivers the batch's receipts again.
+    if (this.#journalClosed) return;
     this.#journal.appendBatchDone(batchId);
     this.#delivering -= count;
     this.#pending -= count;
@@ -357,8 +363,8 @@ export class Attestor {
     // runs; at a flush, or once it is large, since cutting a file costs the recording thread a
     // disk operation. Not after a failed batch: it stays in the file for the next open. The
     // sender thread writes to the file only while it holds actions, so none of its lines is cut.
-    const worthCutting = this.#flushing > 0 || this.#journal.size() >= QUEUE_FILE_CUT_BYTES;
-    if (this.#journalHasEntries && this.#failed === 0 && worthCutting) {
+    const worthCutting = (): boolean => this.#flushing > 0 || this.#journal.size() >= QUEUE_FILE_CUT_BYTES;
+    if (this.#journalHasEntries && this.#failed === 0 && !this.#journalClosed && worthCutting()) {
       this.#journal.truncate();
       this.#journalHasEntries = false;
     }
