@@ -25,7 +25,7 @@ import { format, resolveConfig } from "prettier";
 import { timeAppendFlushes } from "./disk-flush.js";
 import { docsSectionEnd, docsSectionStart, withDocsSection } from "./docs-sections.js";
 import { runPaced } from "./paced.js";
-import { processCpuMs } from "./process-cpu.js";
+import { startCpuClock } from "./process-cpu.js";
 import { killAttestorUnderLoad } from "../packages/sdk/src/__tests__/support/kill-attestor-under-load.js";
 import { startCountingRpcProxy } from "../packages/sdk/src/__tests__/support/counting-rpc-proxy.js";
 import { countLeaves, readAgentBatches } from "../packages/sdk/src/__tests__/support/ledger-batches.js";
@@ -144,8 +144,7 @@ async function measureHotPath(
   const loopDelay = monitorEventLoopDelay({ resolution: 1 });
   const flushClock = clockFlushes();
   loopDelay.enable();
-  const agentCpuBefore = process.cpuUsage();
-  const ledgerCpuBefore = processCpuMs(ledger.pid);
+  const cpuClock = startCpuClock(ledger.pid);
   let elapsedMs: number;
   try {
     elapsedMs = await runPaced(total, RATE_PER_SECOND, (index) => {
@@ -166,8 +165,7 @@ async function measureHotPath(
     flushClock.restore();
     loopDelay.disable();
   }
-  const agentCpu = process.cpuUsage(agentCpuBefore);
-  const ledgerCpuMs = (processCpuMs(ledger.pid) ?? NaN) - (ledgerCpuBefore ?? NaN);
+  const cpu = cpuClock();
   /** CPU time over the run's time, in % of one core. */
   const busy = (cpuMs: number): number => Math.round((cpuMs / elapsedMs) * 100);
   await attestor.close();
@@ -186,8 +184,8 @@ async function measureHotPath(
     ownWorkP99Ms: round3(percentile(ownWork, 99)),
     loopDelayP99Ms: round3(loopDelay.percentile(99) / 1e6),
     loopDelayMaxMs: round3(loopDelay.max / 1e6),
-    agentCpuPercent: busy((agentCpu.user + agentCpu.system) / 1000),
-    ledgerCpuPercent: busy(ledgerCpuMs),
+    agentCpuPercent: busy(cpu.ownMs),
+    ledgerCpuPercent: busy(cpu.otherMs),
   };
 }
 
@@ -244,24 +242,22 @@ async function measureCost(ledger: TestLedger, agent: Agent) {
 async function measureDrain(ledger: TestLedger, agent: Agent) {
   const queueDir = mkdtempSync(join(tmpdir(), "abas-bench-attestor-"));
   const attestor = await openAttestor(ledger, agent, queueDir, { durability: "write" });
-  const agentCpuBefore = process.cpuUsage();
-  const ledgerCpuBefore = processCpuMs(ledger.pid) ?? NaN;
+  const cpuClock = startCpuClock(ledger.pid);
   const started = performance.now();
   const run = new Date().toISOString();
   for (let index = 0; index < DRAIN_ACTIONS; index++)
     attestor.record({ actionType: "ToolCall", payload: { drain: index, run } });
   await attestor.flush();
   const seconds = (performance.now() - started) / 1000;
-  const agentCpu = process.cpuUsage(agentCpuBefore);
-  const ledgerCpuMs = (processCpuMs(ledger.pid) ?? NaN) - ledgerCpuBefore;
+  const cpu = cpuClock();
   await attestor.close();
   rmSync(queueDir, { recursive: true, force: true });
   const batches = DRAIN_ACTIONS / 100;
   return {
     actions: DRAIN_ACTIONS,
     confirmedPerSecond: Math.round(DRAIN_ACTIONS / seconds),
-    agentCpuMsPerBatch: Math.round((agentCpu.user + agentCpu.system) / 1000 / batches),
-    ledgerCpuMsPerBatch: Math.round(ledgerCpuMs / batches),
+    agentCpuMsPerBatch: Math.round(cpu.ownMs / batches),
+    ledgerCpuMsPerBatch: Math.round(cpu.otherMs / batches),
   };
 }
 

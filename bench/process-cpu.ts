@@ -9,3 +9,16 @@ export function processCpuMs(pid: number | undefined): number | undefined {
     return undefined;
   }
 }
+
+/**
+ * Starts counting the CPU time of this process (all its threads) and of process `otherPid`; the
+ * function returned gives both, in ms, since the start.
+ */
+export function startCpuClock(otherPid: number): () => { ownMs: number; otherMs: number } {
+  const ownBefore = process.cpuUsage();
+  const otherBefore = processCpuMs(otherPid) ?? NaN;
+  return () => {
+    const own = process.cpuUsage(ownBefore);
+    return { ownMs: (own.user + own.system) / 1000, otherMs: (processCpuMs(otherPid) ?? NaN) - otherBefore };
+  };
+}

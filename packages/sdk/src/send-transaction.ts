@@ -290,15 +290,14 @@ async function sizeAndSend(
     MAX_COMPUTE_UNIT_LIMIT,
     settings.priorityFeeMicroLamports,
   );
-  const simulatedComputeUnits = await simulate(settings, simulationMessage);
+  let units = await simulate(settings, simulationMessage);
   if (shape !== undefined && settings.knownComputeUnits !== undefined) {
     // The most any transaction of the shape consumed (read again: batches in flight together
     // measure at once); one that consumes more is refused for its budget and measured.
-    const units = Math.max(simulatedComputeUnits, settings.knownComputeUnits.get(shape) ?? 0);
+    units = Math.max(units, settings.knownComputeUnits.get(shape) ?? 0);
     settings.knownComputeUnits.set(shape, units);
-    return await sendWithUnits(settings, transactionToSend, lifetime, units);
   }
-  return await sendWithUnits(settings, transactionToSend, lifetime, simulatedComputeUnits);
+  return await sendWithUnits(settings, transactionToSend, lifetime, units);
 }
 
 /**

@@ -40,7 +40,7 @@ import type { BatchProgress } from "../batch-attest.js";
 import { fetchBatchLeaves } from "../batch-leaves.js";
 import { AttestationClient } from "../client.js";
 import type { BatchAttestationResult, BatchItemReceipt } from "../receipts.js";
-import { sendAndConfirmTransaction } from "../send-transaction.js";
+import { sendAndConfirmTransaction, type SendSettings } from "../send-transaction.js";
 import type { ReceiptCheckName } from "../verify-receipt.js";
 import { generateSecretKey } from "../keypair.js";
 import { startCountingRpcProxy } from "./support/counting-rpc-proxy.js";
@@ -250,6 +250,31 @@ describe("batchAttest on the local ledger", () => {
     maxSendAttempts: 3,
   });
 
+  /** Publishes `leaves` of a batch committed by hand, from its first leaf, with `extra` settings and fields. */
+  async function publishByHand(
+    batch: Awaited<ReturnType<typeof commitBatchByHand>>,
+    leaves: typeof batch.leaves,
+    extra: { settings?: Partial<SendSettings>; computeUnitsKey?: string } = {},
+  ) {
+    return await sendAndConfirmTransaction(
+      { ...sendSettings(), ...extra.settings },
+      {
+        feePayer: batch.operator,
+        instructions: [
+          await buildPublishBatchLeavesInstruction({
+            programId: ledger.programId,
+            operator: batch.operator,
+            agent: batch.agent.address,
+            merkleRoot: batch.merkleRoot,
+            startIndex: 0,
+            leaves,
+          }),
+        ],
+        ...(extra.computeUnitsKey === undefined ? {} : { computeUnitsKey: extra.computeUnitsKey }),
+      },
+    );
+  }
+
   it("finishes a batch whose leaves were never published, from its receipts", async () => {
     // Given a batch whose root is recorded and whose leaves are not published
     const { receipts } = await commitBatchByHand(30, 1);
@@ -272,51 +297,27 @@ describe("batchAttest on the local ledger", () => {
 
   it("measures and sends again a transaction whose remembered units the ledger refuses for its budget", async () => {
     // Given a batch of 10 whose leaves are not published, and their shape remembered far too low
-    const { operator, agent, leaves, merkleRoot } = await commitBatchByHand(10, 150);
+    const batch = await commitBatchByHand(10, 150);
     const knownComputeUnits = new Map([["ten leaves", 100]]);
     // When its leaves are sent as that shape
-    const sent = await sendAndConfirmTransaction(
-      { ...sendSettings(), knownComputeUnits },
-      {
-        feePayer: operator,
-        instructions: [
-          await buildPublishBatchLeavesInstruction({
-            programId: ledger.programId,
-            operator,
-            agent: agent.address,
-            merkleRoot,
-            startIndex: 0,
-            leaves,
-          }),
-        ],
-        computeUnitsKey: "ten leaves",
-      },
-    );
+    const sent = await publishByHand(batch, batch.leaves, {
+      settings: { knownComputeUnits },
+      computeUnitsKey: "ten leaves",
+    });
     // Then the ledger's refusal made the client measure it: it landed, sized from the measure the
     // shape now keeps
     assert.equal(sent.attempts, 1);
     assert.ok(sent.simulatedComputeUnits > 100);
     assert.equal(knownComputeUnits.get("ten leaves"), sent.simulatedComputeUnits);
-    const batch = await client.findBatch({ merkleRoot: bytesToHex(merkleRoot) });
-    assert.equal(batch?.isComplete, true);
+    const found = await client.findBatch({ merkleRoot: bytesToHex(batch.merkleRoot) });
+    assert.equal(found?.isComplete, true);
   });
 
   it("reads a batch's leaves back from its leaf transactions, half published or complete", async () => {
     // Given a batch of 40 whose first 15 leaves are published by hand
-    const { operator, agent, leaves, merkleRoot, batchAddress, receipts } = await commitBatchByHand(40, 100);
-    await sendAndConfirmTransaction(sendSettings(), {
-      feePayer: operator,
-      instructions: [
-        await buildPublishBatchLeavesInstruction({
-          programId: ledger.programId,
-          operator,
-          agent: agent.address,
-          merkleRoot,
-          startIndex: 0,
-          leaves: leaves.slice(0, 15),
-        }),
-      ],
-    });
+    const batch = await commitBatchByHand(40, 100);
+    const { leaves, batchAddress, receipts } = batch;
+    await publishByHand(batch, leaves.slice(0, 15));
     const read = () =>
       fetchBatchLeaves(ledger.rpc, { programId: ledger.programId, batchAddress, commitment: "confirmed" });
 
@@ -342,7 +343,7 @@ describe("batchAttest on the local ledger", () => {
     // And an address without a batch gives null
     const nothing = await fetchBatchLeaves(ledger.rpc, {
       programId: ledger.programId,
-      batchAddress: agent.address,
+      batchAddress: batch.agent.address,
       commitment: "confirmed",
     });
     assert.equal(nothing, null);
