@@ -81,10 +81,13 @@ export const ApiAttestation = Type.Object(
 export type ApiAttestation = Static<typeof ApiAttestation>;
 
 export const ApiAttestationPage = Type.Object({
-  data: Type.Array(ApiAttestation, { description: "Newest first: by slot, then by indexing order" }),
+  data: Type.Array(ApiAttestation, {
+    description:
+      "Newest first: by slot, then by indexing order. At most `limit`; fewer, or none, when combined filters cut the page at the 5,000 attestations it may examine",
+  }),
   pagination: Type.Object({
     nextCursor: Nullable(Type.String({ description: "Pass as `cursor` for the next page" })),
-    hasMore: Type.Boolean(),
+    hasMore: Type.Boolean({ description: "true while more attestations may match: follow `nextCursor`" }),
   }),
 });
 export type ApiAttestationPage = Static<typeof ApiAttestationPage>;

@@ -94,7 +94,7 @@ const BUSY_TIMEOUT_MS = 5000;
  * much as a small query), and never inside a transaction another query of the handle has open.
  */
 type RowReader = <Row>(text: string, parameters: readonly unknown[]) => Promise<Row[]>;
-const rowReaders = new WeakMap<Kysely<Database>, RowReader>();
+const rowReaders = new WeakMap<Kysely<Database>, { read: RowReader; dialect: Dialect }>();
 
 /** `?` placeholders as PostgreSQL numbers them: `$1`, `$2`… */
 function numberedPlaceholders(text: string): string {
@@ -123,9 +123,18 @@ export async function readRows<Row>(
   text: string,
   parameters: readonly unknown[],
 ): Promise<Row[]> {
+  return await readerOf(db).read<Row>(text, parameters);
+}
+
+/** The dialect of a database `openDatabase` opened, for SQL text `readRows` runs. */
+export function dialectOf(db: Kysely<Database>): Dialect {
+  return readerOf(db).dialect;
+}
+
+function readerOf(db: Kysely<Database>): { read: RowReader; dialect: Dialect } {
   const reader = rowReaders.get(db);
   if (reader === undefined) throw new Error("readRows: the database was not opened with openDatabase");
-  return await reader<Row>(text, parameters);
+  return reader;
 }
 
 function openSqlite(file: string): DatabaseHandle {
@@ -138,17 +147,18 @@ function openSqlite(file: string): DatabaseHandle {
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   let reader: SqliteDialectDatabase | undefined;
   // An in-memory database is not shared between connections: its reads go through Kysely.
-  rowReaders.set(
-    db,
-    file === ":memory:"
-      ? throughKysely(db, "sqlite")
-      : async <Row>(text: string, parameters: readonly unknown[]) => {
-          reader ??= withStatementCache(
-            new SqliteDatabase(file, { readonly: true, timeout: BUSY_TIMEOUT_MS }),
-          );
-          return reader.prepare(text).all(parameters) as Row[];
-        },
-  );
+  rowReaders.set(db, {
+    dialect: "sqlite",
+    read:
+      file === ":memory:"
+        ? throughKysely(db, "sqlite")
+        : async <Row>(text: string, parameters: readonly unknown[]) => {
+            reader ??= withStatementCache(
+              new SqliteDatabase(file, { readonly: true, timeout: BUSY_TIMEOUT_MS }),
+            );
+            return reader.prepare(text).all(parameters) as Row[];
+          },
+  });
   return {
     db,
     dialect: "sqlite",
@@ -180,7 +190,7 @@ function openPostgres(options: OpenDatabaseOptions): DatabaseHandle {
   pool.on("connect", (client) => client.on("error", reportConnectionError));
   const url = new URL(options.url);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  rowReaders.set(db, throughKysely(db, "postgres"));
+  rowReaders.set(db, { dialect: "postgres", read: throughKysely(db, "postgres") });
   return {
     db,
     dialect: "postgres",

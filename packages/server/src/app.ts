@@ -182,7 +182,6 @@ export async function buildApp(options: AppOptions): Promise<AbasApp> {
         );
         await protectedApi.register(attestationRoutes, {
           db: options.db,
-          dialect: options.dialect,
           listCache,
           listVersion,
         });

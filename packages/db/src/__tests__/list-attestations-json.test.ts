@@ -60,7 +60,7 @@ for (const target of testDatabaseTargets()) {
     });
 
     async function assertSameBytes(options: ListAttestationsOptions): Promise<string> {
-      const json = await listAttestationsJson(database.db, target.dialect, options);
+      const json = await listAttestationsJson(database.db, options);
       const page = await listAttestations(database.db, options);
       assert.equal(json, JSON.stringify(page), JSON.stringify(options));
       assert.equal(findContractMismatch(ApiAttestationPage, JSON.parse(json)), undefined);
@@ -96,10 +96,10 @@ for (const target of testDatabaseTargets()) {
     });
 
     it("refuses a bad limit and a bad cursor with their codes, before any query", async () => {
-      await assert.rejects(listAttestationsJson(database.db, target.dialect, { limit: 101 }), (error) =>
+      await assert.rejects(listAttestationsJson(database.db, { limit: 101 }), (error) =>
         isAbasError(error, ABAS_API__INVALID_PARAMETER),
       );
-      await assert.rejects(listAttestationsJson(database.db, target.dialect, { cursor: "bm9wZQ" }), (error) =>
+      await assert.rejects(listAttestationsJson(database.db, { cursor: "bm9wZQ" }), (error) =>
         isAbasError(error, ABAS_API__INVALID_CURSOR),
       );
     });

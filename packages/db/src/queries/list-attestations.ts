@@ -7,7 +7,7 @@ import type { ApiAttestationPage, ListAttestationsQuery } from "@abas/api-contra
 import { ABAS_API__INVALID_PARAMETER, AbasError } from "@abas/errors";
 import type { Kysely } from "kysely";
 
-import { readRows, type Dialect } from "../create-database.js";
+import { dialectOf, readRows, type Dialect } from "../create-database.js";
 import type { AttestationRow, Database } from "../schema.js";
 import { toApiAttestation } from "./api-attestation.js";
 import { decodeCursor, encodeCursor } from "./cursor.js";
@@ -22,10 +22,49 @@ export type ListAttestationsOptions = Partial<Omit<ListAttestationsQuery, "since
 };
 
 /**
- * The filtered, newest-first keyset query of a page (one row more than `limit`) as SQL text with
- * its parameters: one text per combination of filters, so each is prepared once.
+ * The most attestations one page examines when its filters are not all served by the index it walks
+ * (two equality filters together, or `privacy`, `since` or `until`): the page then holds the matches
+ * among them, possibly fewer than `limit` or none, and its cursor continues after the last one
+ * examined. Every page thus costs at most this many rows, whatever the filters.
  */
-function pageQuery(columns: string, options: ListAttestationsOptions) {
+export const PAGE_SCAN_LIMIT = 5_000;
+
+/** The equality filters an index walks newest first (or holds few rows for), by preference. */
+const ACCESS_PATHS = [
+  { filter: "storedHash", column: "stored_hash", index: "attestations_stored_hash" },
+  { filter: "batch", column: "batch_address", index: "attestations_batch" },
+  { filter: "agent", column: "agent", index: "attestations_agent" },
+  { filter: "operator", column: "operator", index: "attestations_operator" },
+  { filter: "actionType", column: "action_type", index: "attestations_action_type" },
+] as const;
+
+type Key = { readonly slot: number; readonly seq: number };
+
+/** SQL conditions joined by `and`, with their parameters in order (`?` placeholders). */
+class Conditions {
+  readonly texts: string[] = [];
+  readonly parameters: unknown[] = [];
+
+  add(text: string, ...parameters: unknown[]): void {
+    this.texts.push(text);
+    this.parameters.push(...parameters);
+  }
+
+  where(...more: Conditions[]): { text: string; parameters: unknown[] } {
+    const all = [this, ...more];
+    const texts = all.flatMap((conditions) => conditions.texts);
+    return {
+      text: texts.length === 0 ? "" : ` where ${texts.join(" and ")}`,
+      parameters: all.flatMap((conditions) => conditions.parameters),
+    };
+  }
+}
+
+/**
+ * A page's plan: the index it walks (named to SQLite, so that its cost is what this module says),
+ * the conditions that index serves (the access path's filter and the cursor), and the others.
+ */
+function pagePlan(dialect: Dialect, options: ListAttestationsOptions) {
   const limit = options.limit ?? DEFAULT_PAGE_SIZE;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
     throw new AbasError(ABAS_API__INVALID_PARAMETER, {
@@ -36,46 +75,78 @@ function pageQuery(columns: string, options: ListAttestationsOptions) {
   // Decode before querying: a bad cursor is the caller's error, whatever the data.
   const after = options.cursor === undefined ? undefined : decodeCursor(options.cursor);
 
-  const parameters: unknown[] = [];
-  const parameter = (value: unknown): string => {
-    parameters.push(value);
-    return "?";
-  };
-  const conditions: string[] = [];
-  const equal = (column: string, value: unknown): void => {
-    if (value !== undefined) conditions.push(`${column} = ${parameter(value)}`);
-  };
-  equal("agent", options.agent);
-  equal("operator", options.operator);
-  equal("action_type", options.actionType);
-  equal("privacy", options.privacy === undefined ? undefined : options.privacy ? 1 : 0);
-  if (options.since !== undefined) conditions.push(`timestamp >= ${parameter(options.since)}`);
-  if (options.until !== undefined) conditions.push(`timestamp < ${parameter(options.until)}`);
-  equal("batch_address", options.batch);
-  equal("stored_hash", options.storedHash);
+  const access = ACCESS_PATHS.find((path) => options[path.filter] !== undefined);
+  const walked = new Conditions();
+  if (access !== undefined) walked.add(`${access.column} = ?`, options[access.filter]);
   if (after !== undefined) {
     // `slot <= s` gives the index a range; the OR then drops the rows of slot s already served.
-    conditions.push(
-      `slot <= ${parameter(after.slot)}`,
-      `(slot < ${parameter(after.slot)} or seq < ${parameter(after.seq)})`,
-    );
+    walked.add("slot <= ?", after.slot);
+    walked.add("(slot < ? or seq < ?)", after.slot, after.seq);
   }
-  const where = conditions.length === 0 ? "" : ` where ${conditions.join(" and ")}`;
-  // One row more than asked tells whether another page exists without a count. The limit, a
-  // checked integer, is written in the text: SQLite plans a bound LIMIT less well.
-  const text = `select ${columns} from attestations${where} order by slot desc, seq desc limit ${limit + 1}`;
-  return { limit, text, parameters };
+  const others = new Conditions();
+  for (const path of ACCESS_PATHS) {
+    if (path !== access && options[path.filter] !== undefined)
+      others.add(`${path.column} = ?`, options[path.filter]);
+  }
+  if (options.privacy !== undefined) others.add("privacy = ?", options.privacy ? 1 : 0);
+  if (options.since !== undefined) others.add("timestamp >= ?", options.since);
+  if (options.until !== undefined) others.add("timestamp < ?", options.until);
+
+  const from = `from attestations${dialect === "sqlite" ? ` indexed by ${access?.index ?? "attestations_order"}` : ""}`;
+  const order = "order by slot desc, seq desc";
+  const walkedOnly = walked.where();
+  return {
+    limit,
+    /** The key of the last row the page may examine: asked only when some filter is not walked. */
+    scanEnd:
+      others.texts.length === 0
+        ? undefined
+        : {
+            text: `select slot, seq ${from}${walkedOnly.text} ${order} limit 1 offset ${PAGE_SCAN_LIMIT - 1}`,
+            parameters: walkedOnly.parameters,
+          },
+    /**
+     * The page (one row more than `limit`, which tells whether another page exists without a
+     * count), within `scanEnd` when there is one. One text per combination of filters, so each is
+     * prepared once; the limit, a checked integer, is written in the text: SQLite plans a bound
+     * LIMIT less well.
+     */
+    page(columns: string, scanEnd: Key | undefined) {
+      const bound = new Conditions();
+      if (scanEnd !== undefined) {
+        bound.add("slot >= ?", scanEnd.slot);
+        bound.add("(slot > ? or seq >= ?)", scanEnd.slot, scanEnd.seq);
+      }
+      const { text, parameters } = walked.where(bound, others);
+      return { text: `select ${columns} ${from}${text} ${order} limit ${limit + 1}`, parameters };
+    },
+  };
 }
 
-function paginationOf(
-  rows: readonly { slot: number | string; seq: number | string }[],
-  limit: number,
-): ApiAttestationPage["pagination"] {
-  const hasMore = rows.length > limit;
-  const last = rows[Math.min(rows.length, limit) - 1];
+/** A page's rows and pagination; `columns` must include `slot` and `seq`. */
+async function readPage<Row extends { slot: number | string; seq: number | string }>(
+  db: Kysely<Database>,
+  columns: string,
+  options: ListAttestationsOptions,
+): Promise<{ rows: Row[]; pagination: ApiAttestationPage["pagination"] }> {
+  const plan = pagePlan(dialectOf(db), options);
+  const scanEnd =
+    plan.scanEnd === undefined
+      ? undefined
+      : (await readRows<Key>(db, plan.scanEnd.text, plan.scanEnd.parameters))[0];
+  const { text, parameters } = plan.page(columns, scanEnd);
+  const rows = await readRows<Row>(db, text, parameters);
+  const full = rows.length > plan.limit;
+  // A full page continues after its last row; a page cut short by the scan limit, after the last
+  // row it examined.
+  const last = full ? rows[plan.limit - 1] : scanEnd;
   return {
-    nextCursor: hasMore && last ? encodeCursor({ slot: Number(last.slot), seq: Number(last.seq) }) : null,
-    hasMore,
+    rows: rows.slice(0, plan.limit),
+    pagination: {
+      nextCursor:
+        last === undefined ? null : encodeCursor({ slot: Number(last.slot), seq: Number(last.seq) }),
+      hasMore: last !== undefined,
+    },
   };
 }
 
@@ -83,9 +154,8 @@ export async function listAttestations(
   db: Kysely<Database>,
   options: ListAttestationsOptions = {},
 ): Promise<ApiAttestationPage> {
-  const { limit, text, parameters } = pageQuery("*", options);
-  const rows = await readRows<AttestationRow>(db, text, parameters);
-  return { data: rows.slice(0, limit).map(toApiAttestation), pagination: paginationOf(rows, limit) };
+  const { rows, pagination } = await readPage<AttestationRow>(db, "*", options);
+  return { data: rows.map(toApiAttestation), pagination };
 }
 
 /**
@@ -112,11 +182,12 @@ const ATTESTATION_JSON: Record<Dialect, string> = {
 /** The page as the contract's JSON text (what JSON.stringify(await listAttestations(...)) gives). */
 export async function listAttestationsJson(
   db: Kysely<Database>,
-  dialect: Dialect,
   options: ListAttestationsOptions = {},
 ): Promise<string> {
-  const { limit, text, parameters } = pageQuery(`slot, seq, ${ATTESTATION_JSON[dialect]} as json`, options);
-  const rows = await readRows<{ slot: number; seq: number; json: string }>(db, text, parameters);
-  const data = rows.slice(0, limit).map((row) => row.json);
-  return `{"data":[${data.join(",")}],"pagination":${JSON.stringify(paginationOf(rows, limit))}}`;
+  const { rows, pagination } = await readPage<{ slot: number; seq: number; json: string }>(
+    db,
+    `slot, seq, ${ATTESTATION_JSON[dialectOf(db)]} as json`,
+    options,
+  );
+  return `{"data":[${rows.map((row) => row.json).join(",")}],"pagination":${JSON.stringify(pagination)}}`;
 }

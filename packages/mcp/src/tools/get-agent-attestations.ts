@@ -131,9 +131,11 @@ export const getAgentAttestations = defineTool({
         `regularity ${c.regularity}, compliance ${c.compliance}${reputation.cap === null ? "" : `; capped at ${reputation.cap} by status`}.`,
       `${metrics.attestations.total} attestations in total (${metrics.attestations.single} single, ` +
         `${metrics.attestations.batchItems} batch items), ${metrics.policyViolations} refused attempts.`,
-      attestations.length === 0
-        ? "No attestations match these filters."
-        : `${attestations.length} shown, newest first:`,
+      attestations.length > 0
+        ? `${attestations.length} shown, newest first:`
+        : page.pagination.hasMore
+          ? "None of the attestations this page examined match these filters (a page examines at most 5,000)."
+          : "No attestations match these filters.",
       ...attestations.map(renderItem),
     ];
     if (page.pagination.hasMore) {

@@ -5,7 +5,7 @@ import {
   ListAttestationsQuery,
 } from "@abas/api-contract";
 import { ABAS_API__ATTESTATION_NOT_FOUND, AbasError } from "@abas/errors";
-import { getAttestation, listAttestationsJson, type Database, type Dialect } from "@abas/db";
+import { getAttestation, listAttestationsJson, type Database } from "@abas/db";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { Kysely } from "kysely";
 
@@ -16,7 +16,6 @@ import { assertTimeRange, parseTimeParameter } from "../time-parameter.js";
 
 export interface AttestationRoutesOptions {
   readonly db: Kysely<Database>;
-  readonly dialect: Dialect;
   /** Serialised list pages, valid while `listVersion` is unchanged. */
   readonly listCache: ResponseCache;
   readonly listVersion: DataVersion;
@@ -24,7 +23,7 @@ export interface AttestationRoutesOptions {
 
 export const attestationRoutes: FastifyPluginAsyncTypebox<AttestationRoutesOptions> = async (
   app,
-  { db, dialect, listCache, listVersion },
+  { db, listCache, listVersion },
 ) => {
   app.get(
     "/attestations",
@@ -51,7 +50,7 @@ export const attestationRoutes: FastifyPluginAsyncTypebox<AttestationRoutesOptio
       const version = await listVersion.current();
       let page = listCache.get(request.url, version);
       if (page === undefined) {
-        const body = await listAttestationsJson(db, dialect, {
+        const body = await listAttestationsJson(db, {
           ...filters,
           since: sinceSeconds,
           until: untilSeconds,
