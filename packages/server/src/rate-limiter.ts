@@ -1,8 +1,9 @@
 /**
  * Token buckets in memory, one per key (an API key's id, a client address): each key may burst up
  * to `limit` requests and earns them back at `limit` per window. Each server replica counts on its
- * own (documented in docs/api.md). Full buckets are forgotten once there are many, so keys an
- * attacker invents (client addresses) cannot grow the map without bound.
+ * own (documented in docs/api.md). The map holds at most `maxBuckets` keys, so keys an attacker
+ * invents (client addresses) cannot grow it: past that, full buckets are forgotten (they remember
+ * nothing), then, if more keys than that are still draining, the least recently used ones.
  */
 export interface RateLimitDecision {
   readonly allowed: boolean;
@@ -19,7 +20,7 @@ export interface RateLimiterOptions {
   readonly limit: number;
   readonly windowSeconds: number;
   readonly now?: () => number;
-  /** Past this many buckets, full ones are dropped; default 10,000. */
+  /** The most keys held; default 10,000. */
   readonly maxBuckets?: number;
 }
 
@@ -62,8 +63,10 @@ export class TokenBucketRateLimiter {
     const allowed = bucket.tokens >= 1;
     if (consume) {
       if (allowed) bucket.tokens -= 1;
+      // Most recently used last: the order in which draining buckets are forgotten.
+      this.#buckets.delete(key);
       this.#buckets.set(key, bucket);
-      if (this.#buckets.size > this.#maxBuckets) this.#dropFullBuckets(now);
+      if (this.#buckets.size > this.#maxBuckets) this.#shrink(now);
     }
     return {
       allowed,
@@ -80,9 +83,24 @@ export class TokenBucketRateLimiter {
     return bucket;
   }
 
-  #dropFullBuckets(now: number): void {
+  /**
+   * Forgets the full buckets, then the least recently used ones down to nine tenths of
+   * `maxBuckets`: a sweep of the map runs at most once per tenth of it filled again, so a flood of
+   * new keys costs each request a constant share of a sweep.
+   */
+  #shrink(now: number): void {
     for (const [key, bucket] of this.#buckets) {
       if (this.#refilled(bucket, now).tokens >= this.limit) this.#buckets.delete(key);
     }
+    const keep = Math.floor(this.#maxBuckets * 0.9);
+    for (const key of this.#buckets.keys()) {
+      if (this.#buckets.size <= keep) break;
+      this.#buckets.delete(key);
+    }
+  }
+
+  /** How many keys are held. */
+  get size(): number {
+    return this.#buckets.size;
   }
 }

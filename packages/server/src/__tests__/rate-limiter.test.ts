@@ -35,4 +35,20 @@ describe("token bucket rate limiter", () => {
     assert.equal(limiter.take("a").allowed, false);
     assert.equal(limiter.take("b").allowed, true);
   });
+
+  it("holds at most `maxBuckets` keys even when every key is still draining, forgetting the least recently used", () => {
+    // Given a clock that stands still, so that no bucket ever fills again
+    const limiter = new TokenBucketRateLimiter({
+      limit: 1,
+      windowSeconds: 60,
+      now: () => 0,
+      maxBuckets: 100,
+    });
+    // When 10,000 client addresses each spend their one request
+    for (let client = 0; client < 10_000; client++) limiter.take(`client ${client}`);
+    // Then the map stays bounded, and the most recent clients are still refused
+    assert.ok(limiter.size <= 100, `${limiter.size} buckets`);
+    for (let client = 9_990; client < 10_000; client++)
+      assert.equal(limiter.peek(`client ${client}`).allowed, false, `client ${client}`);
+  });
 });
