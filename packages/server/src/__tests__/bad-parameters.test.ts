@@ -57,6 +57,11 @@ for (const target of testDatabaseTargets()) {
       assert.equal((await api.get("/attestations?limit=1")).status, 200);
     });
 
+    it("refuses a malformed percent escape in a query parameter as that parameter", async () => {
+      await assertBadRequest("limit=%E0%A4%A", ABAS_API__INVALID_PARAMETER, "limit");
+      await assertBadRequest("agent=%ZZ", ABAS_API__INVALID_PARAMETER, "agent");
+    });
+
     it("refuses a malformed, tampered or foreign cursor with ABAS_API__INVALID_CURSOR", async () => {
       const tampered = validCursor.slice(0, -1) + (validCursor.endsWith("A") ? "B" : "A");
       const foreign = Buffer.from("page=2").toString("base64url");
