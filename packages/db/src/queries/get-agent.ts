@@ -5,8 +5,27 @@ import type { Kysely } from "kysely";
 import { computeReputation } from "../reputation.js";
 import type { Database } from "../schema.js";
 import { actionTypeNamesFromMask } from "./action-types.js";
-import { getAgentActivity } from "./agent-metrics.js";
+import { getAgentActivity, type AgentActivity } from "./agent-metrics.js";
+import { CostBoundedCache } from "./cost-bounded-cache.js";
 import { getNewestLedgerTime } from "./ledger-time.js";
+
+/**
+ * Each database's agents' activity with the ledger time it was computed against. The activity
+ * aggregates all of an agent's attestations: for an agent with hundreds of thousands of them that
+ * takes a large fraction of a second, on SQLite on the server's only thread, so a costly result is
+ * reused for a time in proportion to its cost (CostBoundedCache's defaults: from 20 ms of cost,
+ * 100 times as long as it took).
+ */
+const activityCaches = new WeakMap<
+  Kysely<Database>,
+  CostBoundedCache<{ referenceTime: number; activity: AgentActivity }>
+>();
+
+function activityCacheOf(db: Kysely<Database>) {
+  let cache = activityCaches.get(db);
+  if (cache === undefined) activityCaches.set(db, (cache = new CostBoundedCache()));
+  return cache;
+}
 
 /** By the agent's public key or its Agent account address; undefined when not indexed. */
 export async function getAgent(db: Kysely<Database>, agentOrAddress: string): Promise<ApiAgent | undefined> {
@@ -17,9 +36,11 @@ export async function getAgent(db: Kysely<Database>, agentOrAddress: string): Pr
     .executeTakeFirst();
   if (row === undefined) return undefined;
 
-  // The agent row itself is a ledger fact, so the reference time exists whenever an agent does.
-  const referenceTime = (await getNewestLedgerTime(db)) ?? Number(row.updated_at);
-  const activity = await getAgentActivity(db, row.agent, referenceTime);
+  const { referenceTime, activity } = await activityCacheOf(db).get(row.agent, async () => {
+    // The agent row itself is a ledger fact, so the reference time exists whenever an agent does.
+    const referenceTime = (await getNewestLedgerTime(db)) ?? Number(row.updated_at);
+    return { referenceTime, activity: await getAgentActivity(db, row.agent, referenceTime) };
+  });
   const lastAttestedAt = row.last_attested_at === null ? null : Number(row.last_attested_at);
   const policyViolations = Number(row.policy_violation_count);
 
