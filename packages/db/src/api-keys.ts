@@ -11,6 +11,7 @@ import {
   ABAS_API__API_KEY_REVOKED,
   ABAS_API__API_KEY_UNKNOWN,
   ABAS_API__INVALID_API_KEY_NAME,
+  ABAS_API__TOO_MANY_API_KEYS,
   AbasError,
 } from "@abas/errors";
 import { encodeBase58 } from "@abas/program-client";
@@ -102,12 +103,26 @@ function checkOwner(owner: string): string {
   return trimmed;
 }
 
+/**
+ * The most keys one owner may hold, revoked ones included (their listing shows them all): any
+ * wallet can sign in to the web app and create keys, so the number is bounded.
+ */
+export const MAX_API_KEYS_PER_OWNER = 1_000;
+
 export async function createApiKey(
   db: Kysely<Database>,
   options: CreateApiKeyOptions,
 ): Promise<CreatedApiKey> {
   const name = checkName(options.name);
   const owner = checkOwner(options.owner ?? "cli");
+  const { held } = await db
+    .selectFrom("api_keys")
+    .where("owner", "=", owner)
+    .select((eb) => eb.fn.countAll<number | string>().as("held"))
+    .executeTakeFirstOrThrow();
+  if (Number(held) >= MAX_API_KEYS_PER_OWNER) {
+    throw new AbasError(ABAS_API__TOO_MANY_API_KEYS, { limit: MAX_API_KEYS_PER_OWNER });
+  }
   const key = API_KEY_PREFIX + encodeBase58(randomBytes(API_KEY_SECRET_BYTES));
   const row: ApiKeyRow = {
     id: randomBytes(8).toString("hex"),

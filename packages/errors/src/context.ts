@@ -87,6 +87,7 @@ import type {
   ABAS_API__API_KEY_ALREADY_REVOKED,
   ABAS_API__INVALID_API_KEY_NAME,
   ABAS_API__INVALID_SERVER_CONFIG,
+  ABAS_API__TOO_MANY_API_KEYS,
   ABAS_API__NETWORK_ERROR,
   ABAS_API__REQUEST_TIMEOUT,
   ABAS_API__UNEXPECTED_RESPONSE,
@@ -213,6 +214,7 @@ type SpecifiedContext = { [P in AbasProgramErrorCode]: ProgramErrorContext } & {
   [ABAS_API__API_KEY_ALREADY_REVOKED]: { id: string };
   [ABAS_API__INVALID_API_KEY_NAME]: { reason: string };
   [ABAS_API__INVALID_SERVER_CONFIG]: { variable: string; reason: string };
+  [ABAS_API__TOO_MANY_API_KEYS]: { limit: number };
   [ABAS_API__NETWORK_ERROR]: { url: string };
   [ABAS_API__REQUEST_TIMEOUT]: { url: string; timeoutMs: number };
   [ABAS_API__UNEXPECTED_RESPONSE]: { status: number; reason: string };

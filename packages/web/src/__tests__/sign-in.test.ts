@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 
+import { createApiKey, listApiKeys, MAX_API_KEYS_PER_OWNER, revokeApiKey } from "@abas/db";
 import { openTestDatabase, testDatabaseTargets, type TestDatabase } from "@abas/db/testing";
 import { loadServiceConfig, startService, type RunningService } from "@abas/service";
 import Fastify, { type FastifyInstance, type LightMyRequestResponse } from "fastify";
@@ -383,6 +384,30 @@ for (const target of testDatabaseTargets()) {
       );
       // And a bad name is refused with the reason
       assertRefused(await alice.post("/app/api-keys", { name: "  " }), 400, "invalid-name", /empty/);
+    });
+
+    test("an owner holds at most MAX_API_KEYS_PER_OWNER keys, revoked ones included: the next is refused with 409", async () => {
+      // Given a wallet that already holds one key fewer than the limit, one of them revoked
+      const browser = new Browser(app);
+      const wallet = generateTestKey();
+      await browser.signIn(wallet);
+      for (let i = 0; i < MAX_API_KEYS_PER_OWNER - 1; i++) {
+        await createApiKey(database.db, { name: `key ${i}`, owner: wallet.address });
+      }
+      const [oldest] = await listApiKeys(database.db, { owner: wallet.address });
+      await revokeApiKey(database.db, oldest!.id);
+
+      // When it creates one more, then another
+      const last = await browser.post("/app/api-keys", { name: "the last one" });
+      const refused = await browser.post("/app/api-keys", { name: "one too many" });
+
+      // Then the first is created and the second refused, naming the limit
+      assert.equal(last.statusCode, 201, last.body);
+      assertRefused(refused, 409, "too-many-keys", /already has 1000 API keys/);
+      assert.equal(
+        (await listApiKeys(database.db, { owner: wallet.address })).length,
+        MAX_API_KEYS_PER_OWNER,
+      );
     });
 
     test("signed out, the key routes answer 401 and sign-out ends the session", async () => {

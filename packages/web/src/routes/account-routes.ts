@@ -9,6 +9,7 @@
  * Cookies are HttpOnly, SameSite=Strict, scoped to /app, and Secure when the site is served over https.
  */
 import { createApiKey, listApiKeys, revokeApiKey } from "@abas/db";
+import { ABAS_API__TOO_MANY_API_KEYS } from "@abas/errors";
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 
 import { findSession, closeSession, openSession, type Session } from "../auth/sessions.js";
@@ -241,7 +242,10 @@ export const accountRoutes: FastifyPluginAsync<{ context: WebContext }> = async 
       request.log.info({ keyId: created.record.id, owner: session.address }, "API key created");
       return noStore(reply).code(201).send(created);
     } catch (error) {
-      if (isAbasErrorLike(error)) throw new HttpError(400, error.message, "invalid-name");
+      if (isAbasErrorLike(error)) {
+        const tooMany = error.context.__code === ABAS_API__TOO_MANY_API_KEYS;
+        throw new HttpError(tooMany ? 409 : 400, error.message, tooMany ? "too-many-keys" : "invalid-name");
+      }
       throw error;
     }
   });
