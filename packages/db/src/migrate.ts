@@ -9,6 +9,7 @@ import * as batchLeaves from "./migrations/2026-11-23T0000-batch-leaves.js";
 import * as indexerLeaderLease from "./migrations/2026-11-23T0100-indexer-leader-lease.js";
 import * as webSecrets from "./migrations/2026-11-23T0200-web-secrets.js";
 import * as appliedBy from "./migrations/2026-11-24T0000-applied-by.js";
+import * as agentTimes from "./migrations/2026-11-26T0000-agent-times.js";
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -21,6 +22,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   "2026-11-23T0100-indexer-leader-lease": indexerLeaderLease,
   "2026-11-23T0200-web-secrets": webSecrets,
   "2026-11-24T0000-applied-by": appliedBy,
+  "2026-11-26T0000-agent-times": agentTimes,
 };
 
 export async function migrateToLatest(handle: DatabaseHandle): Promise<MigrationResultSet> {

@@ -3,7 +3,7 @@
  * and of the reputation score. Using ledger time rather than the wall clock makes both a function
  * of the indexed ledger alone, identical on every replica and when recomputed later.
  */
-import type { Kysely } from "kysely";
+import { sql, type Kysely } from "kysely";
 
 import type { Database } from "../schema.js";
 
@@ -18,12 +18,12 @@ export async function getNewestLedgerTime(db: Kysely<Database>): Promise<number 
     .limit(1)
     .executeTakeFirst();
   // Agent accounts move the clock too: registrations, policy updates, and batch commits whose
-  // items are not indexed yet (last_attested_at).
+  // items are not indexed yet (last_attested_at). One max() a subquery, so that SQLite reads each
+  // from the end of its index (it does so only for a lone max()).
   const newestAgentChange = await db
-    .selectFrom("agents")
-    .select((eb) => [
-      eb.fn.max("updated_at").as("updated_at"),
-      eb.fn.max("last_attested_at").as("last_attested_at"),
+    .selectNoFrom([
+      sql<number | null>`(select max(updated_at) from agents)`.as("updated_at"),
+      sql<number | null>`(select max(last_attested_at) from agents)`.as("last_attested_at"),
     ])
     .executeTakeFirst();
   const candidates = [
