@@ -92,6 +92,7 @@ import {
   ABAS_SDK__ATTESTOR_QUEUE_FULL,
   ABAS_SDK__ATTESTOR_QUEUE_LOCKED,
   ABAS_SDK__ATTESTOR_QUEUE_CORRUPT,
+  ABAS_SDK__ATTESTOR_QUEUE_UNAVAILABLE,
   ABAS_SDK__INVALID_PROXY_CONFIG,
   ABAS_SDK__RECEIPTS_FOLDER_NOT_FOUND,
   ABAS_SDK__RECEIPT_FILE_UNREADABLE,
@@ -265,6 +266,7 @@ export const AbasErrorMessages: Readonly<{ [P in AbasErrorCode]: string }> = {
   [ABAS_SDK__ATTESTOR_QUEUE_LOCKED]:
     "The queue $queueDir is in use by process $pid; one attestor at a time may own a queue (delete $lockFile only if that process is not an attestor)",
   [ABAS_SDK__ATTESTOR_QUEUE_CORRUPT]: "The attestor queue $queueFile is damaged at line $line: $reason",
+  [ABAS_SDK__ATTESTOR_QUEUE_UNAVAILABLE]: "The attestor queue $queueDir cannot be used: $reason",
   [ABAS_SDK__INVALID_PROXY_CONFIG]: "Invalid abas-mcp-proxy configuration: $problems",
   [ABAS_SDK__RECEIPTS_FOLDER_NOT_FOUND]: "The receipts folder $folder does not exist",
   [ABAS_SDK__RECEIPT_FILE_UNREADABLE]: "The receipt file $file cannot be read: $reason",

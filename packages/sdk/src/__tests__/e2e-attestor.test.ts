@@ -5,7 +5,16 @@
  */
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -18,6 +27,7 @@ import {
   ABAS_SDK__ATTESTOR_QUEUE_CORRUPT,
   ABAS_SDK__ATTESTOR_QUEUE_FULL,
   ABAS_SDK__ATTESTOR_QUEUE_LOCKED,
+  ABAS_SDK__ATTESTOR_QUEUE_UNAVAILABLE,
   ABAS_SDK__INVALID_ARGUMENT,
   isAbasError,
 } from "@abas/errors";
@@ -274,6 +284,34 @@ describe("Attestor on the local ledger", () => {
     await owner.close();
     // Once closed, the queue can be opened again
     await (await Attestor.open(options(queueDir))).close();
+  });
+
+  it("names a queue directory it cannot use: ABAS_SDK__ATTESTOR_QUEUE_UNAVAILABLE, with the file system's error as its cause", async () => {
+    // Given a regular file, and a queue directory whose queue file is a directory
+    const base = newQueueDir();
+    const file = join(base, "a-file");
+    writeFileSync(file, "not a directory");
+    const queueFileIsDirectory = join(base, "queue-file-is-a-directory");
+    mkdirSync(join(queueFileIsDirectory, QUEUE_FILE_NAME), { recursive: true });
+    const cases: [string, string][] = [
+      [join(file, "queue"), "ENOTDIR"],
+      [file, "EEXIST"],
+      [queueFileIsDirectory, "EISDIR"],
+    ];
+    for (const [queueDir, code] of cases) {
+      // When an attestor opens on each, Then it is refused with the named error
+      await assert.rejects(
+        Attestor.open(options(queueDir)),
+        (error) =>
+          isAbasError(error, ABAS_SDK__ATTESTOR_QUEUE_UNAVAILABLE) &&
+          error.context.queueDir === queueDir &&
+          error.message.includes(`(${code})`) &&
+          ((error as Error & { cause?: NodeJS.ErrnoException }).cause?.code ?? "") === code,
+        queueDir,
+      );
+    }
+    // And the queue whose file could not be read is not left locked
+    assert.equal(existsSync(join(queueFileIsDirectory, "lock")), false);
   });
 
   it("drops a torn last line but refuses a damaged queue with ABAS_SDK__ATTESTOR_QUEUE_CORRUPT", async () => {

@@ -18,6 +18,7 @@ import {
 } from "./attestor-options.js";
 import type { FromSender, ToSender } from "./batch-sender.js";
 import { QueueJournal, type QueuedAction } from "./queue-journal.js";
+import { queueFailure } from "./queue-failure.js";
 import { lockQueueDirectory } from "./queue-lock.js";
 import { prepareQueuedAction, type RecordInput } from "./record-input.js";
 import type { SenderSetup } from "./sender-thread.js";
@@ -138,14 +139,20 @@ export class Attestor {
       context.agent.getSigner(),
       prepareKeypair(options.operatorKeypair, "operatorKeypair").getSigner(),
     ]);
-    mkdirSync(resolved.queueDir, { recursive: true });
-    const releaseLock = lockQueueDirectory(resolved.queueDir);
+    const { queueDir } = resolved;
+    let releaseLock: () => void;
+    try {
+      mkdirSync(queueDir, { recursive: true });
+      releaseLock = lockQueueDirectory(queueDir);
+    } catch (error) {
+      throw queueFailure(queueDir, "creating the queue directory and taking its lock", error);
+    }
     let opened: ReturnType<typeof QueueJournal.open>;
     try {
-      opened = QueueJournal.open(resolved.queueDir, resolved.durability);
+      opened = QueueJournal.open(queueDir, resolved.durability);
     } catch (error) {
       releaseLock();
-      throw error;
+      throw queueFailure(queueDir, "reading the queue file", error);
     }
     const { journal, backlog } = opened;
     const { maxQueuedActions: _bound, onReceipt: _hook, ...senderOptions } = resolved;
@@ -187,7 +194,11 @@ export class Attestor {
       throw new AbasError(ABAS_SDK__ATTESTOR_QUEUE_FULL, { queueDir, maxQueuedActions });
     }
     const action = prepareQueuedAction(input, this.#nextActionId);
-    this.#journal.appendAction(action);
+    try {
+      this.#journal.appendAction(action);
+    } catch (error) {
+      throw queueFailure(queueDir, "writing the action to the queue file", error);
+    }
     this.#journalHasEntries = true;
     this.#nextActionId += 1;
     this.#pending += 1;
@@ -235,14 +246,30 @@ export class Attestor {
   /** Stops accepting actions, flushes, stops the sender thread, and releases the queue directory. */
   async close(): Promise<void> {
     this.#closing ??= (async () => {
+      // Whatever flush meets (a stopped sender), the thread is stopped and the queue released;
+      // the first failure is the one reported.
+      let failure: unknown;
       try {
         await this.flush();
-      } finally {
-        await this.#stopSender();
-        this.#journal.close();
-        this.#journalClosed = true;
-        this.#releaseLock();
+      } catch (error) {
+        failure = error;
       }
+      await this.#stopSender();
+      this.#journalClosed = true;
+      try {
+        try {
+          this.#journal.close();
+        } finally {
+          this.#releaseLock();
+        }
+      } catch (error) {
+        failure ??= queueFailure(
+          this.#options.queueDir,
+          "closing the queue file and releasing its lock",
+          error,
+        );
+      }
+      if (failure !== undefined) throw failure;
     })();
     await this.#closing;
   }
