@@ -18,6 +18,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
 
 import {
   ABAS_RUNTIME__AGENT_NOT_REGISTERED,
@@ -39,6 +40,7 @@ import { QUEUE_FILE_NAME } from "../attestor/queue-journal.js";
 import { AttestationClient } from "../client.js";
 import type { BatchItemReceipt } from "../receipts.js";
 import { generateSecretKey } from "../keypair.js";
+import { startCountingRpcProxy } from "./support/counting-rpc-proxy.js";
 import { countLeaves, readAgentBatches } from "./support/ledger-batches.js";
 import { addressOf, fundedSecretKey, startTestLedger, type TestLedger } from "./support/local-ledger.js";
 import { captureThreads, SENDER_THREAD_FAULTS } from "./support/sender-thread-faults.js";
@@ -272,6 +274,46 @@ describe("Attestor on the local ledger", () => {
       () => attestor.record({ actionType: "ToolCall", payload: "after close" }),
       (error) => isAbasError(error, ABAS_SDK__ATTESTOR_CLOSED),
     );
+  });
+
+  it("tries a failed batch again in the background and gives its receipts to onReceipt once the ledger is back", async () => {
+    // Given an attestor whose ledger is behind a proxy in an outage (injected on purpose)
+    const proxy = await startCountingRpcProxy(ledger.rpcUrl);
+    proxy.setOutage(true);
+    const delivered: BatchItemReceipt[] = [];
+    const attestor = await Attestor.open(
+      options(newQueueDir(), {
+        client: { rpcUrl: proxy.url, agentKeypair, programId: ledger.programId },
+        maxBatchAttempts: 1,
+        retryDelayMs: 50,
+        maxBatchDelayMs: 10,
+        onReceipt: (receipt) => {
+          delivered.push(receipt);
+        },
+      }),
+    );
+    try {
+      // When three actions are recorded, Then their batch fails its attempts
+      const handles = [1, 2, 3].map((index) =>
+        attestor.record({ actionType: "ToolCall", payload: `during the outage ${index}` }),
+      );
+      for (const { receipt } of handles) {
+        await assert.rejects(receipt, (error) => isAbasError(error, ABAS_RUNTIME__ATTESTOR_BATCH_FAILED));
+      }
+      assert.equal(attestor.metrics.failed, 3);
+      // And once the ledger answers again, the same attestor records the batch and hands over its receipts
+      proxy.setOutage(false);
+      for (let waited = 0; delivered.length < 3 && waited < 20_000; waited += 50) await sleep(50);
+      assert.deepEqual(
+        delivered.map((receipt) => receipt.actionHash).sort(),
+        handles.map((handle) => handle.actionHash).sort(),
+      );
+      for (const receipt of delivered) assert.equal((await client.verifyReceipt(receipt)).valid, true);
+      assert.deepEqual([attestor.metrics.confirmed, attestor.metrics.failed], [3, 0]);
+    } finally {
+      await attestor.close();
+      await proxy.close();
+    }
   });
 
   it("lets one attestor at a time own a queue: ABAS_SDK__ATTESTOR_QUEUE_LOCKED", async () => {

@@ -341,8 +341,14 @@ export class Attestor {
     } else if (message.type === "confirmed") {
       const count = message.actionIds.length;
       // Counted first: whoever awaits a receipt sees the metrics of its batch settled.
-      this.#batchesInFlight -= 1;
-      this.#actionsInFlight -= count;
+      if (message.afterFailure) {
+        // Its receipts were rejected already: onReceipt still gets them, and its done line is written.
+        this.#failed -= count;
+        this.#pending += count;
+      } else {
+        this.#batchesInFlight -= 1;
+        this.#actionsInFlight -= count;
+      }
       this.#delivering += count;
       this.#confirmed += count;
       const { onReceipt } = this.#options;

@@ -3,6 +3,9 @@
  * signing and sending transactions never holds up the thread that records: it cuts batches from
  * the actions it is handed, fixes each on disk, records it with retries, and reports each batch's
  * start and outcome. Receipts are delivered, and batches closed on disk, by the recording thread.
+ * A batch whose attempts all failed is reported failed and tried again in the background, one
+ * failed batch at a time, until it is recorded or the attestor closes (it then waits in the queue
+ * for the next open).
  */
 import { ABAS_RUNTIME__ATTESTOR_BATCH_FAILED, AbasError } from "@abas/errors";
 import { computeCommitment, hexToBytes, SALT_SIZE, type ActionType } from "@abas/program-client";
@@ -28,11 +31,22 @@ export type ToSender =
 export type FromSender =
   | { type: "ready" }
   | { type: "started"; batchId: number; actionIds: number[] }
-  | { type: "confirmed"; batchId: number; actionIds: number[]; receipts: BatchItemReceipt[] }
+  /** `afterFailure`: the batch was reported failed before, and a background attempt recorded it. */
+  | {
+      type: "confirmed";
+      batchId: number;
+      actionIds: number[];
+      receipts: BatchItemReceipt[];
+      afterFailure: boolean;
+    }
   | { type: "failed"; batchId: number; actionIds: number[]; error: ThreadError }
   | { type: "closed" };
 
 type UnbatchedAction = { action: QueuedAction; queuedAt: number };
+type FailedBatch = { batch: QueuedBatch; prepared: PreparedBatchItem[] };
+
+/** The longest wait between two background attempts of a failed batch. */
+const MAX_FAILED_BATCH_RETRY_MS = 30_000;
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -58,6 +72,9 @@ export class BatchSender {
   #pumpScheduled = false;
   #batchTimer: NodeJS.Timeout | undefined;
   #syncTimer: NodeJS.Timeout | undefined;
+  readonly #failed: FailedBatch[] = [];
+  #retryingFailed = false;
+  #closed = false;
 
   constructor(
     context: ClientContext,
@@ -93,6 +110,7 @@ export class BatchSender {
       this.#flushing += message.change;
       this.#pump();
     } else {
+      this.#closed = true;
       clearTimeout(this.#batchTimer);
       clearInterval(this.#syncTimer);
       this.#journal.sync();
@@ -153,9 +171,7 @@ export class BatchSender {
           // Only a batch that may have been sent before can already be on the ledger.
           resumeRecordedRoot: resumed || attempt > 1,
         });
-        this.#report({ type: "confirmed", batchId: batch.id, actionIds, receipts: result.receipts });
-        // The recording thread writes the batch's done line after delivering its receipts.
-        this.#journal.noteUnsynced();
+        this.#reportConfirmed(batch, result.receipts, false);
         return;
       } catch (error) {
         lastError = error;
@@ -170,5 +186,52 @@ export class BatchSender {
       cause: lastError,
     });
     this.#report({ type: "failed", batchId: batch.id, actionIds, error: toThreadError(failure) });
+    this.#failed.push({ batch, prepared });
+    void this.#retryFailed();
+  }
+
+  #reportConfirmed(batch: QueuedBatch, receipts: BatchItemReceipt[], afterFailure: boolean): void {
+    this.#report({
+      type: "confirmed",
+      batchId: batch.id,
+      actionIds: [...batch.actionIds],
+      receipts,
+      afterFailure,
+    });
+    // The recording thread writes the batch's done line after delivering its receipts.
+    this.#journal.noteUnsynced();
+  }
+
+  /**
+   * Tries the failed batches again, oldest first and one at a time (a ledger that is down gets one
+   * request chain, not one per batch), waiting longer after each failed try, up to
+   * MAX_FAILED_BATCH_RETRY_MS; a batch recorded at last is reported confirmed.
+   */
+  async #retryFailed(): Promise<void> {
+    if (this.#retryingFailed) return;
+    this.#retryingFailed = true;
+    const { retryDelayMs, maxBatchAttempts } = this.#options;
+    let tries = 0;
+    try {
+      while (!this.#closed && this.#failed.length > 0) {
+        tries += 1;
+        await sleep(Math.min(retryDelayMs * (maxBatchAttempts + tries), MAX_FAILED_BATCH_RETRY_MS));
+        while (!this.#closed && this.#failed.length > 0) {
+          const { batch, prepared } = this.#failed[0]!;
+          try {
+            const result = await recordBatch(this.#context, this.#operator, prepared, {
+              resumeRecordedRoot: true,
+            });
+            this.#failed.shift();
+            tries = 0;
+            if (!this.#closed) this.#reportConfirmed(batch, result.receipts, true);
+          } catch {
+            break;
+          }
+        }
+      }
+    } finally {
+      this.#retryingFailed = false;
+    }
   }
 }
