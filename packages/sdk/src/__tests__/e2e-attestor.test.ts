@@ -21,6 +21,7 @@ import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 
 import {
+  ABAS_PROGRAM__ACTION_TYPE_NOT_ALLOWED,
   ABAS_RUNTIME__AGENT_NOT_REGISTERED,
   ABAS_RUNTIME__ATTESTOR_BATCH_FAILED,
   ABAS_RUNTIME__ATTESTOR_SENDER_STOPPED,
@@ -128,6 +129,7 @@ describe("Attestor on the local ledger", () => {
       batchesInFlight: 0,
       confirmed: 150,
       failed: 0,
+      refused: 0,
     });
     await attestor.close();
   });
@@ -316,6 +318,46 @@ describe("Attestor on the local ledger", () => {
     }
   });
 
+  it("refuses for good an action of a type the agent's policy does not allow, and records the rest of its batch", async () => {
+    // Given an agent whose policy allows ToolCall only
+    const restrictedKeypair = generateSecretKey();
+    const restricted = new AttestationClient({
+      rpcUrl: ledger.rpcUrl,
+      agentKeypair: restrictedKeypair,
+      programId: ledger.programId,
+    });
+    await restricted.registerAgent({ operatorKeypair, allowedActionTypes: ["ToolCall"] });
+    const queueDir = newQueueDir();
+    const restrictedOptions = (): AttestorOptions =>
+      options(queueDir, {
+        client: { rpcUrl: ledger.rpcUrl, agentKeypair: restrictedKeypair, programId: ledger.programId },
+        maxBatchDelayMs: 50,
+      });
+    const attestor = await Attestor.open(restrictedOptions());
+    // When a Transaction is recorded among three ToolCalls, in one batch
+    const handles = (["ToolCall", "Transaction", "ToolCall", "ToolCall"] as const).map((actionType, index) =>
+      attestor.record({ actionType, payload: `policy ${index}` }),
+    );
+    // Then the Transaction is refused with the program's error
+    await assert.rejects(handles[1]!.receipt, (error) =>
+      isAbasError(error, ABAS_PROGRAM__ACTION_TYPE_NOT_ALLOWED),
+    );
+    // And each ToolCall gets a receipt that verifies
+    for (const index of [0, 2, 3]) {
+      assert.equal((await restricted.verifyReceipt(await handles[index]!.receipt)).valid, true);
+    }
+    assert.deepEqual(
+      [attestor.metrics.confirmed, attestor.metrics.failed, attestor.metrics.refused],
+      [3, 0, 1],
+    );
+    await attestor.close();
+    // And the next attestor on the queue has nothing left to send
+    const reopened = await Attestor.open(restrictedOptions());
+    await reopened.flush();
+    assert.deepEqual([reopened.metrics.confirmed, reopened.metrics.failed], [0, 0]);
+    await reopened.close();
+  });
+
   it("lets one attestor at a time own a queue: ABAS_SDK__ATTESTOR_QUEUE_LOCKED", async () => {
     const queueDir = newQueueDir();
     const owner = await Attestor.open(options(queueDir));
@@ -369,6 +411,7 @@ describe("Attestor on the local ledger", () => {
       batchesInFlight: 0,
       confirmed: 0,
       failed: 0,
+      refused: 0,
     });
     await attestor.close();
     // Given a queue with a damaged line in the middle

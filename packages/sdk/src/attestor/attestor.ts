@@ -45,8 +45,13 @@ export type AttestorMetrics = Readonly<{
   batchesInFlight: number;
   /** Confirmed by this attestor since it was opened (resumed batches included). */
   confirmed: number;
-  /** Whose batch ran out of attempts since the attestor was opened; they stay on disk for the next open. */
+  /**
+   * Whose batch ran out of attempts and is not recorded yet: it is tried again in the background
+   * while the attestor is open, and stays on disk for the next open.
+   */
   failed: number;
+  /** Refused for good since the attestor was opened: of a type the agent's policy does not allow. */
+  refused: number;
 }>;
 
 type Waiter = { resolve: (receipt: BatchItemReceipt) => void; reject: (error: unknown) => void };
@@ -101,6 +106,7 @@ export class Attestor {
   #flushing = 0;
   #confirmed = 0;
   #failed = 0;
+  #refused = 0;
   #closing: Promise<void> | undefined;
   #senderExited: Promise<void>;
   #senderClosed: (() => void) | undefined;
@@ -223,6 +229,7 @@ export class Attestor {
       batchesInFlight: this.#batchesInFlight,
       confirmed: this.#confirmed,
       failed: this.#failed,
+      refused: this.#refused,
     };
   }
 
@@ -370,6 +377,25 @@ export class Attestor {
       const failure = fromThreadError(message.error);
       for (const id of message.actionIds) {
         this.#waiters.get(id)?.reject(failure);
+        this.#waiters.delete(id);
+      }
+      this.#notifyIfIdle();
+    } else if (message.type === "voided") {
+      const count = message.actionIds.length;
+      const refused = message.refusedIds.length;
+      if (message.afterFailure) {
+        // Its actions were counted failed and left the pending ones; the kept ones are queued again.
+        this.#failed -= count;
+        this.#pending += count - refused;
+      } else {
+        this.#batchesInFlight -= 1;
+        this.#actionsInFlight -= count;
+        this.#pending -= refused;
+      }
+      this.#refused += refused;
+      const refusal = fromThreadError(message.error);
+      for (const id of message.refusedIds) {
+        this.#waiters.get(id)?.reject(refusal);
         this.#waiters.delete(id);
       }
       this.#notifyIfIdle();

@@ -7,10 +7,16 @@
  * failed batch at a time, until it is recorded or the attestor closes (it then waits in the queue
  * for the next open).
  */
-import { ABAS_RUNTIME__ATTESTOR_BATCH_FAILED, AbasError } from "@abas/errors";
+import {
+  ABAS_PROGRAM__ACTION_TYPE_NOT_ALLOWED,
+  ABAS_RUNTIME__ATTESTOR_BATCH_FAILED,
+  AbasError,
+  isAbasError,
+} from "@abas/errors";
 import { computeCommitment, hexToBytes, SALT_SIZE, type ActionType } from "@abas/program-client";
 import type { TransactionSigner } from "@solana/kit";
 
+import { fetchAgentAccount } from "../agent-registration.js";
 import { recordBatch, type PreparedBatchItem } from "../batch-attest.js";
 import type { ClientContext } from "../client-context.js";
 import type { BatchItemReceipt } from "../receipts.js";
@@ -40,10 +46,23 @@ export type FromSender =
       afterFailure: boolean;
     }
   | { type: "failed"; batchId: number; actionIds: number[]; error: ThreadError }
+  /**
+   * The program refused the batch for an action type the agent's policy does not allow: the
+   * batch is void, `refusedIds` are refused for good (with `error`), its other actions are queued
+   * again. `afterFailure`: the batch had been reported failed before.
+   */
+  | {
+      type: "voided";
+      batchId: number;
+      actionIds: number[];
+      refusedIds: number[];
+      error: ThreadError;
+      afterFailure: boolean;
+    }
   | { type: "closed" };
 
 type UnbatchedAction = { action: QueuedAction; queuedAt: number };
-type FailedBatch = { batch: QueuedBatch; prepared: PreparedBatchItem[] };
+type FailedBatch = { batch: QueuedBatch; actions: QueuedAction[]; prepared: PreparedBatchItem[] };
 
 /** The longest wait between two background attempts of a failed batch. */
 const MAX_FAILED_BATCH_RETRY_MS = 30_000;
@@ -175,6 +194,7 @@ export class BatchSender {
         return;
       } catch (error) {
         lastError = error;
+        if (await this.#voidIfRefused(batch, actions, error, false)) return;
         if (attempt < maxBatchAttempts) await sleep(retryDelayMs * attempt);
       }
     }
@@ -186,8 +206,50 @@ export class BatchSender {
       cause: lastError,
     });
     this.#report({ type: "failed", batchId: batch.id, actionIds, error: toThreadError(failure) });
-    this.#failed.push({ batch, prepared });
+    this.#failed.push({ batch, actions, prepared });
     void this.#retryFailed();
+  }
+
+  /**
+   * When the program refused the batch for an action type the agent's policy does not allow, its
+   * root was never recorded: the batch is voided on disk, its actions of a type the policy (read
+   * now) does not allow are refused for good, and the others are queued again, to go out at once
+   * in a new batch. False (an ordinary failed attempt) for any other error, or when the policy
+   * cannot be read or allows every action of the batch (it changed meanwhile).
+   */
+  async #voidIfRefused(
+    batch: QueuedBatch,
+    actions: QueuedAction[],
+    error: unknown,
+    afterFailure: boolean,
+  ): Promise<boolean> {
+    if (this.#closed || !isAbasError(error, ABAS_PROGRAM__ACTION_TYPE_NOT_ALLOWED)) return false;
+    let allowedMask: number;
+    try {
+      const agent = await this.#context.agent.getSigner();
+      const found = await fetchAgentAccount(this.#context, agent.address);
+      if (found === null) return false;
+      allowedMask = found.account.allowedActionTypes;
+    } catch {
+      return false;
+    }
+    const refusedIds = actions
+      .filter((action) => (allowedMask & (1 << action.actionType)) === 0)
+      .map((action) => action.id);
+    if (refusedIds.length === 0 || this.#closed) return false;
+    this.#journal.appendBatchVoided(batch.id, refusedIds);
+    const kept = actions.filter((action) => !refusedIds.includes(action.id));
+    this.#unbatched.unshift(...kept.map((action) => ({ action, queuedAt: -Infinity })));
+    this.#report({
+      type: "voided",
+      batchId: batch.id,
+      actionIds: [...batch.actionIds],
+      refusedIds,
+      error: toThreadError(error),
+      afterFailure,
+    });
+    this.#schedulePump();
+    return true;
   }
 
   #reportConfirmed(batch: QueuedBatch, receipts: BatchItemReceipt[], afterFailure: boolean): void {
@@ -217,7 +279,7 @@ export class BatchSender {
         tries += 1;
         await sleep(Math.min(retryDelayMs * (maxBatchAttempts + tries), MAX_FAILED_BATCH_RETRY_MS));
         while (!this.#closed && this.#failed.length > 0) {
-          const { batch, prepared } = this.#failed[0]!;
+          const { batch, actions, prepared } = this.#failed[0]!;
           try {
             const result = await recordBatch(this.#context, this.#operator, prepared, {
               resumeRecordedRoot: true,
@@ -225,8 +287,10 @@ export class BatchSender {
             this.#failed.shift();
             tries = 0;
             if (!this.#closed) this.#reportConfirmed(batch, result.receipts, true);
-          } catch {
-            break;
+          } catch (error) {
+            if (!(await this.#voidIfRefused(batch, actions, error, true))) break;
+            this.#failed.shift();
+            tries = 0;
           }
         }
       }

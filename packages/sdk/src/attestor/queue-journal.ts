@@ -52,8 +52,16 @@ export type QueueBacklog = Readonly<{
  */
 export type QueueDurability = "fsync" | "write";
 
+/**
+ * An action; a batch cut (its actions in leaf order); a batch done; a batch voided (`v`): the
+ * program refused it as a whole, so it was never recorded; its actions in `drop` are refused for
+ * good and the others are back in the queue, to be batched again by a later line.
+ */
 type JournalLine =
-  { a: number; h: string; t: number; p: 0 | 1; s?: string } | { b: number; ids: number[] } | { d: number };
+  | { a: number; h: string; t: number; p: 0 | 1; s?: string }
+  | { b: number; ids: number[] }
+  | { d: number }
+  | { v: number; drop: number[] };
 
 export const QUEUE_FILE_NAME = "queue.jsonl";
 
@@ -80,6 +88,7 @@ function parseJournalLine(text: string): JournalLine | undefined {
       return entry as JournalLine;
     if (typeof entry.b === "number" && Array.isArray(entry.ids)) return entry as JournalLine;
     if (typeof entry.d === "number") return entry as JournalLine;
+    if (typeof entry.v === "number" && Array.isArray(entry.drop)) return entry as JournalLine;
     return undefined;
   } catch {
     return undefined;
@@ -120,8 +129,12 @@ export function readQueueBacklog(queueFile: string): QueueBacklog {
       batches.set(entry.b, { id: entry.b, actionIds: entry.ids });
       for (const id of entry.ids) batched.add(id);
       nextBatchId = Math.max(nextBatchId, entry.b + 1);
-    } else {
+    } else if ("d" in entry) {
       done.add(entry.d);
+    } else {
+      for (const id of batches.get(entry.v)?.actionIds ?? []) batched.delete(id);
+      for (const id of entry.drop) actions.delete(id);
+      batches.delete(entry.v);
     }
   });
   const actionOf = (id: number, batchId: number): QueuedAction => {
@@ -209,6 +222,11 @@ export class QueueJournal {
   /** Fixes a batch's actions, always flushed to the disk: it must exist before the batch is sent. */
   appendBatch(batch: QueuedBatch): void {
     this.#append(toLine({ b: batch.id, ids: [...batch.actionIds] }), true);
+  }
+
+  /** Voids a batch the program refused as a whole (see JournalLine), flushed to the disk. */
+  appendBatchVoided(batchId: number, droppedIds: readonly number[]): void {
+    this.#append(toLine({ v: batchId, drop: [...droppedIds] }), true);
   }
 
   appendBatchDone(batchId: number): void {
