@@ -8,6 +8,7 @@ import { mkdirSync } from "node:fs";
 import type { Readable, Writable } from "node:stream";
 
 import {
+  ABAS_PROGRAM__ACTION_TYPE_NOT_ALLOWED,
   ABAS_SDK__MCP_SERVER_NOT_STARTED,
   ABAS_SDK__TOOL_CALL_NOT_RECORDED,
   AbasError,
@@ -118,9 +119,17 @@ export async function runProxy(config: ProxyConfig, streams: ProxyStreams): Prom
       calls.forget(actionHash);
       throw error;
     }
-    receipt.catch((error: unknown) =>
-      log(`tool ${call.tool}: ${describeError(error)}; the call stays in ${queueDir} for the next start`),
-    );
+    receipt.catch((error: unknown) => {
+      if (isAbasError(error, ABAS_PROGRAM__ACTION_TYPE_NOT_ALLOWED)) {
+        // Refused for good: the agent's policy does not allow ToolCall actions.
+        calls.forget(actionHash);
+        log(`tool ${call.tool}: ${describeError(error)}; the call is not recorded`);
+      } else {
+        log(
+          `tool ${call.tool}: ${describeError(error)}; the call stays in ${queueDir}, sent again while the proxy runs and at the next start`,
+        );
+      }
+    });
   };
 
   const server = spawn(config.command, config.args, { stdio: ["pipe", "pipe", "inherit"] });

@@ -150,7 +150,10 @@ describe("abas-mcp-proxy killed, restarted, and shut down", () => {
       run.stderr(),
       /tool echo: ABAS_RUNTIME__ATTESTOR_BATCH_FAILED: .*\(cause: ABAS_[A-Z_]+__[A-Z_]+/,
     );
-    assert.match(run.stderr(), /the call stays in .*queue-refused for the next start/);
+    assert.match(
+      run.stderr(),
+      /the call stays in .*queue-refused, sent again while the proxy runs and at the next start/,
+    );
     assert.equal(existsSync(dirs.receiptsDir) ? readdirSync(dirs.receiptsDir).length : 0, 0);
     // And the call is still in the queue folder
     assert.match(readFileSync(join(dirs.queueDir, "calls.jsonl"), "utf8"), /"refused"/);
