@@ -1,9 +1,7 @@
 import {
-  ABAS_PROGRAM__DUPLICATE_BATCH,
   ABAS_RUNTIME__BATCH_LEAVES_NOT_PUBLISHED,
   ABAS_SDK__INVALID_ARGUMENT,
   AbasError,
-  isAbasError,
 } from "@abas/errors";
 import {
   actionTypesFromMask,
@@ -143,9 +141,12 @@ async function recordBatchRoot(
     );
     return commit.signature;
   } catch (error) {
-    // A send that landed although its confirmation was lost: the root is there, do not fail on it.
-    if (!resumeRecordedRoot || !isAbasError(error, ABAS_PROGRAM__DUPLICATE_BATCH)) throw error;
-    const recordedBy = await findRecordingTransaction();
+    // When the root may have been sent before, a refused send does not say it is absent: an
+    // earlier send may have landed although its answer was lost, and the program makes some
+    // checks (the agent's status and policy) before the duplicate one. Where the root is there,
+    // do not fail on it.
+    if (!resumeRecordedRoot) throw error;
+    const recordedBy = await findRecordingTransaction().catch(() => null);
     if (recordedBy === null) throw error;
     return recordedBy;
   }

@@ -16,6 +16,8 @@ import {
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -356,6 +358,129 @@ describe("Attestor on the local ledger", () => {
     await reopened.flush();
     assert.deepEqual([reopened.metrics.confirmed, reopened.metrics.failed], [0, 0]);
     await reopened.close();
+  });
+
+  it("closes only once the receipts of a batch confirmed in the background are delivered: a reopen does not deliver them again", async () => {
+    // Given an agent nobody registered yet: its batch fails its one attempt, then is tried again in the background
+    const unregisteredKeypair = generateSecretKey();
+    const unregistered = new AttestationClient({
+      rpcUrl: ledger.rpcUrl,
+      agentKeypair: unregisteredKeypair,
+      programId: ledger.programId,
+    });
+    const queueDir = newQueueDir();
+    let deliveriesDone = 0;
+    const backgroundOptions = (onReceipt: AttestorOptions["onReceipt"]): AttestorOptions =>
+      options(queueDir, {
+        client: { rpcUrl: ledger.rpcUrl, agentKeypair: unregisteredKeypair, programId: ledger.programId },
+        maxBatchAttempts: 1,
+        retryDelayMs: 50,
+        maxBatchDelayMs: 10,
+        onReceipt,
+      });
+    const attestor = await Attestor.open(
+      backgroundOptions(async () => {
+        await sleep(300); // saving the receipt somewhere
+        deliveriesDone += 1;
+      }),
+    );
+    const handles = [1, 2, 3].map((index) =>
+      attestor.record({ actionType: "ToolCall", payload: `later ${index}` }),
+    );
+    for (const { receipt } of handles) {
+      await assert.rejects(receipt, (error) => isAbasError(error, ABAS_RUNTIME__ATTESTOR_BATCH_FAILED));
+    }
+    // When the agent is registered and the background attempt records the batch while this thread
+    // is busy (its confirmation waits in this thread's queue), and close() is called then
+    await unregistered.registerAgent({ operatorKeypair });
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 4_000);
+    await attestor.close();
+    // Then close returned after the three deliveries, with the batch finished on disk
+    assert.deepEqual([attestor.metrics.confirmed, deliveriesDone], [3, 3]);
+    assert.match(readFileSync(join(queueDir, QUEUE_FILE_NAME), "utf8"), /"d":1/);
+    // And an attestor opened on the queue afterwards delivers nothing again
+    const again: BatchItemReceipt[] = [];
+    const reopened = await Attestor.open(backgroundOptions((receipt) => void again.push(receipt)));
+    await reopened.flush();
+    await reopened.close();
+    assert.equal(again.length, 0);
+  });
+
+  it("does not void a batch whose root the ledger holds, when a resent root is refused for a narrowed policy", async () => {
+    // Given an agent whose policy allows ToolCall and Transaction
+    const ownKeypair = generateSecretKey();
+    const own = new AttestationClient({
+      rpcUrl: ledger.rpcUrl,
+      agentKeypair: ownKeypair,
+      programId: ledger.programId,
+    });
+    await own.registerAgent({ operatorKeypair, allowedActionTypes: ["ToolCall", "Transaction"] });
+    // And, between the attestor and the ledger, a proxy that injects faults on purpose: the root's
+    // sendTransaction reaches the ledger and lands, but its answer is lost while the owner narrows
+    // the policy to ToolCall; the next getAccountInfo gets a stale answer (no account), once
+    let phase: "forward" | "armed" | "stale" = "forward";
+    const server = createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on("data", (chunk: Buffer) => chunks.push(chunk));
+      request.on("end", () => {
+        void (async () => {
+          const body = Buffer.concat(chunks);
+          const parsed = JSON.parse(body.toString("utf8")) as { method: string; id: unknown };
+          if (phase === "stale" && parsed.method === "getAccountInfo") {
+            phase = "forward";
+            const slot = Number(await ledger.rpc.getSlot().send());
+            response.writeHead(200, { "content-type": "application/json" });
+            response.end(
+              JSON.stringify({ jsonrpc: "2.0", id: parsed.id, result: { context: { slot }, value: null } }),
+            );
+            return;
+          }
+          const answer = await fetch(ledger.rpcUrl, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body,
+          });
+          const answerBody = Buffer.from(await answer.arrayBuffer());
+          if (phase === "armed" && parsed.method === "sendTransaction") {
+            await own.updateAgent({ operatorKeypair, status: "active", allowedActionTypes: ["ToolCall"] });
+            phase = "stale";
+            response.writeHead(503, { "content-type": "text/plain" });
+            response.end("the answer was lost (a fault injected by the test)");
+            return;
+          }
+          response.writeHead(answer.status, { "content-type": "application/json" });
+          response.end(answerBody);
+        })();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const attestor = await Attestor.open(
+      options(newQueueDir(), {
+        client: {
+          rpcUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+          agentKeypair: ownKeypair,
+          programId: ledger.programId,
+        },
+        maxBatchDelayMs: 10,
+        retryDelayMs: 50,
+      }),
+    );
+    try {
+      phase = "armed";
+      const handles = (["ToolCall", "Transaction"] as const).map((actionType) =>
+        attestor.record({ actionType, payload: `sent once, answer lost: ${actionType}` }),
+      );
+      // Then the batch the ledger holds is completed, both actions included: one root, not two
+      for (const { receipt } of handles) assert.equal((await own.verifyReceipt(await receipt)).valid, true);
+      await attestor.flush();
+      const batches = await readAgentBatches(ledger, own.agentAddress);
+      assert.equal(batches.length, 1);
+      assert.equal(attestor.metrics.refused, 0);
+    } finally {
+      await attestor.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 
   it("lets one attestor at a time own a queue: ABAS_SDK__ATTESTOR_QUEUE_LOCKED", async () => {

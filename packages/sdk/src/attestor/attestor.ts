@@ -262,6 +262,12 @@ export class Attestor {
         failure = error;
       }
       await this.#stopSender();
+      // A batch recorded in the background may have been confirmed after flush returned: its
+      // receipts are delivered and its done line written before the queue closes (unless the
+      // sender stopped unasked: the next open delivers them).
+      while (this.#senderStop === undefined && this.#delivering > 0) {
+        await new Promise<void>((resolve) => this.#idleWaiters.push(resolve));
+      }
       this.#journalClosed = true;
       try {
         try {
