@@ -16,8 +16,6 @@ import {
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -62,8 +60,14 @@ describe("Attestor on the local ledger", () => {
     queueDirs.push(dir);
     return dir;
   };
+  /** The client settings of an agent of this ledger, reached at `rpcUrl`. */
+  const clientConfig = (agent: Uint8Array, rpcUrl = ledger.rpcUrl) => ({
+    rpcUrl,
+    agentKeypair: agent,
+    programId: ledger.programId,
+  });
   const options = (queueDir: string, extra: Partial<AttestorOptions> = {}): AttestorOptions => ({
-    client: { rpcUrl: ledger.rpcUrl, agentKeypair, programId: ledger.programId },
+    client: clientConfig(agentKeypair),
     operatorKeypair,
     queueDir,
     ...extra,
@@ -73,7 +77,7 @@ describe("Attestor on the local ledger", () => {
     ledger = await startTestLedger();
     agentKeypair = generateSecretKey();
     operatorKeypair = await fundedSecretKey(ledger, 100n * 1_000_000_000n);
-    client = new AttestationClient({ rpcUrl: ledger.rpcUrl, agentKeypair, programId: ledger.programId });
+    client = new AttestationClient(clientConfig(agentKeypair));
     await client.registerAgent({ operatorKeypair });
   });
   after(async () => {
@@ -283,11 +287,14 @@ describe("Attestor on the local ledger", () => {
   it("tries a failed batch again in the background and gives its receipts to onReceipt once the ledger is back", async () => {
     // Given an attestor whose ledger is behind a proxy in an outage (injected on purpose)
     const proxy = await startCountingRpcProxy(ledger.rpcUrl);
-    proxy.setOutage(true);
+    proxy.setFault(async () => ({
+      status: 503,
+      body: "the ledger is down (an outage injected by the test)",
+    }));
     const delivered: BatchItemReceipt[] = [];
     const attestor = await Attestor.open(
       options(newQueueDir(), {
-        client: { rpcUrl: proxy.url, agentKeypair, programId: ledger.programId },
+        client: clientConfig(agentKeypair, proxy.url),
         maxBatchAttempts: 1,
         retryDelayMs: 50,
         maxBatchDelayMs: 10,
@@ -306,7 +313,7 @@ describe("Attestor on the local ledger", () => {
       }
       assert.equal(attestor.metrics.failed, 3);
       // And once the ledger answers again, the same attestor records the batch and hands over its receipts
-      proxy.setOutage(false);
+      proxy.setFault(undefined);
       for (let waited = 0; delivered.length < 3 && waited < 20_000; waited += 50) await sleep(50);
       assert.deepEqual(
         delivered.map((receipt) => receipt.actionHash).sort(),
@@ -323,16 +330,12 @@ describe("Attestor on the local ledger", () => {
   it("refuses for good an action of a type the agent's policy does not allow, and records the rest of its batch", async () => {
     // Given an agent whose policy allows ToolCall only
     const restrictedKeypair = generateSecretKey();
-    const restricted = new AttestationClient({
-      rpcUrl: ledger.rpcUrl,
-      agentKeypair: restrictedKeypair,
-      programId: ledger.programId,
-    });
+    const restricted = new AttestationClient(clientConfig(restrictedKeypair));
     await restricted.registerAgent({ operatorKeypair, allowedActionTypes: ["ToolCall"] });
     const queueDir = newQueueDir();
     const restrictedOptions = (): AttestorOptions =>
       options(queueDir, {
-        client: { rpcUrl: ledger.rpcUrl, agentKeypair: restrictedKeypair, programId: ledger.programId },
+        client: clientConfig(restrictedKeypair),
         maxBatchDelayMs: 50,
       });
     const attestor = await Attestor.open(restrictedOptions());
@@ -363,16 +366,12 @@ describe("Attestor on the local ledger", () => {
   it("closes only once the receipts of a batch confirmed in the background are delivered: a reopen does not deliver them again", async () => {
     // Given an agent nobody registered yet: its batch fails its one attempt, then is tried again in the background
     const unregisteredKeypair = generateSecretKey();
-    const unregistered = new AttestationClient({
-      rpcUrl: ledger.rpcUrl,
-      agentKeypair: unregisteredKeypair,
-      programId: ledger.programId,
-    });
+    const unregistered = new AttestationClient(clientConfig(unregisteredKeypair));
     const queueDir = newQueueDir();
     let deliveriesDone = 0;
     const backgroundOptions = (onReceipt: AttestorOptions["onReceipt"]): AttestorOptions =>
       options(queueDir, {
-        client: { rpcUrl: ledger.rpcUrl, agentKeypair: unregisteredKeypair, programId: ledger.programId },
+        client: clientConfig(unregisteredKeypair),
         maxBatchAttempts: 1,
         retryDelayMs: 50,
         maxBatchDelayMs: 10,
@@ -409,58 +408,31 @@ describe("Attestor on the local ledger", () => {
   it("does not void a batch whose root the ledger holds, when a resent root is refused for a narrowed policy", async () => {
     // Given an agent whose policy allows ToolCall and Transaction
     const ownKeypair = generateSecretKey();
-    const own = new AttestationClient({
-      rpcUrl: ledger.rpcUrl,
-      agentKeypair: ownKeypair,
-      programId: ledger.programId,
-    });
+    const own = new AttestationClient(clientConfig(ownKeypair));
     await own.registerAgent({ operatorKeypair, allowedActionTypes: ["ToolCall", "Transaction"] });
     // And, between the attestor and the ledger, a proxy that injects faults on purpose: the root's
     // sendTransaction reaches the ledger and lands, but its answer is lost while the owner narrows
     // the policy to ToolCall; the next getAccountInfo gets a stale answer (no account), once
     let phase: "forward" | "armed" | "stale" = "forward";
-    const server = createServer((request, response) => {
-      const chunks: Buffer[] = [];
-      request.on("data", (chunk: Buffer) => chunks.push(chunk));
-      request.on("end", () => {
-        void (async () => {
-          const body = Buffer.concat(chunks);
-          const parsed = JSON.parse(body.toString("utf8")) as { method: string; id: unknown };
-          if (phase === "stale" && parsed.method === "getAccountInfo") {
-            phase = "forward";
-            const slot = Number(await ledger.rpc.getSlot().send());
-            response.writeHead(200, { "content-type": "application/json" });
-            response.end(
-              JSON.stringify({ jsonrpc: "2.0", id: parsed.id, result: { context: { slot }, value: null } }),
-            );
-            return;
-          }
-          const answer = await fetch(ledger.rpcUrl, {
-            method: "POST",
-            headers: { "content-type": "application/json" },
-            body,
-          });
-          const answerBody = Buffer.from(await answer.arrayBuffer());
-          if (phase === "armed" && parsed.method === "sendTransaction") {
-            await own.updateAgent({ operatorKeypair, status: "active", allowedActionTypes: ["ToolCall"] });
-            phase = "stale";
-            response.writeHead(503, { "content-type": "text/plain" });
-            response.end("the answer was lost (a fault injected by the test)");
-            return;
-          }
-          response.writeHead(answer.status, { "content-type": "application/json" });
-          response.end(answerBody);
-        })();
-      });
+    const proxy = await startCountingRpcProxy(ledger.rpcUrl);
+    proxy.setFault(async (request, forward) => {
+      if (phase === "stale" && request.method === "getAccountInfo") {
+        phase = "forward";
+        const slot = Number(await ledger.rpc.getSlot().send());
+        const result = { context: { slot }, value: null };
+        return { status: 200, body: JSON.stringify({ jsonrpc: "2.0", id: request.id, result }) };
+      }
+      const answer = await forward();
+      if (phase === "armed" && request.method === "sendTransaction") {
+        await own.updateAgent({ operatorKeypair, status: "active", allowedActionTypes: ["ToolCall"] });
+        phase = "stale";
+        return { status: 503, body: "the answer was lost (a fault injected by the test)" };
+      }
+      return answer;
     });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const attestor = await Attestor.open(
       options(newQueueDir(), {
-        client: {
-          rpcUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-          agentKeypair: ownKeypair,
-          programId: ledger.programId,
-        },
+        client: clientConfig(ownKeypair, proxy.url),
         maxBatchDelayMs: 10,
         retryDelayMs: 50,
       }),
@@ -478,8 +450,7 @@ describe("Attestor on the local ledger", () => {
       assert.equal(attestor.metrics.refused, 0);
     } finally {
       await attestor.close();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await proxy.close();
     }
   });
 

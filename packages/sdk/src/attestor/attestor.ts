@@ -380,11 +380,7 @@ export class Attestor {
       this.#actionsInFlight -= message.actionIds.length;
       this.#pending -= message.actionIds.length;
       this.#failed += message.actionIds.length;
-      const failure = fromThreadError(message.error);
-      for (const id of message.actionIds) {
-        this.#waiters.get(id)?.reject(failure);
-        this.#waiters.delete(id);
-      }
+      this.#rejectWaiters(message.actionIds, fromThreadError(message.error));
       this.#notifyIfIdle();
     } else if (message.type === "voided") {
       const count = message.actionIds.length;
@@ -399,14 +395,18 @@ export class Attestor {
         this.#pending -= refused;
       }
       this.#refused += refused;
-      const refusal = fromThreadError(message.error);
-      for (const id of message.refusedIds) {
-        this.#waiters.get(id)?.reject(refusal);
-        this.#waiters.delete(id);
-      }
+      this.#rejectWaiters(message.refusedIds, fromThreadError(message.error));
       this.#notifyIfIdle();
     } else if (message.type === "closed") {
       this.#senderClosed?.();
+    }
+  }
+
+  /** The receipts awaited for these actions reject with `error`. */
+  #rejectWaiters(actionIds: readonly number[], error: unknown): void {
+    for (const id of actionIds) {
+      this.#waiters.get(id)?.reject(error);
+      this.#waiters.delete(id);
     }
   }
 

@@ -226,8 +226,7 @@ export class BatchSender {
     if (this.#closed || !isAbasError(error, ABAS_PROGRAM__ACTION_TYPE_NOT_ALLOWED)) return false;
     let allowedMask: number;
     try {
-      const agent = await this.#context.agent.getSigner();
-      const found = await fetchAgentAccount(this.#context, agent.address);
+      const found = await fetchAgentAccount(this.#context, this.#context.agent.address);
       if (found === null) return false;
       allowedMask = found.account.allowedActionTypes;
     } catch {
