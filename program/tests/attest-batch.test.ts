@@ -255,6 +255,27 @@ test("committing the same root twice fails with DuplicateBatch", async () => {
   assert.equal(decodeAgentAccount(readAccount(ledger, registered.agentAccount).data).batchCount, 1n);
 });
 
+for (const [change, update] of [
+  ["the agent was suspended", { status: AgentStatus.Suspended }],
+  ["the agent was revoked", { status: AgentStatus.Revoked }],
+  ["the policy no longer allows its types", { status: AgentStatus.Active, allowedActionTypes: 0b1000 }],
+] as const) {
+  test(`a committed root sent again after ${change} fails with DuplicateBatch`, async () => {
+    // Given a committed batch of ToolCall and Decision items, then a change of the agent that
+    // refuses new batches of those types
+    const { ledger, registered } = await arrange();
+    const leaves = randomLeaves(5, [ActionType.ToolCall, ActionType.Decision]);
+    const first = await attestBatch(ledger, { ...registered, leaves });
+    await updateAgent(ledger, registered, update);
+
+    // When the same signed batch is sent again (a resend whose first answer was lost)
+    const outcome = await send(ledger, first.instructions);
+
+    // Then the answer says the root is on the ledger: a refusal of a resend is final
+    expectProgramError(outcome, ABAS_PROGRAM__DUPLICATE_BATCH);
+  });
+}
+
 for (const [status, code] of [
   [AgentStatus.Suspended, ABAS_PROGRAM__AGENT_SUSPENDED],
   [AgentStatus.Revoked, ABAS_PROGRAM__AGENT_REVOKED],

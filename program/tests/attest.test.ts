@@ -604,6 +604,25 @@ test("attesting the same hash twice fails with DuplicateAttestation", async () =
   assert.equal(decodeAgentAccount(readAccount(ledger, registered.agentAccount).data).attestationCount, 1n);
 });
 
+for (const [change, update] of [
+  ["the agent was suspended", { status: AgentStatus.Suspended }],
+  ["the agent was revoked", { status: AgentStatus.Revoked }],
+  ["the policy no longer allows its type", { status: AgentStatus.Active, allowedActionTypes: 0b1000 }],
+] as const) {
+  test(`an attested hash sent again after ${change} fails with DuplicateAttestation`, async () => {
+    // Given a ModelInvocation the agent attested, then a change of the agent that refuses new ones
+    const { ledger, registered } = await arrange();
+    const first = await attest(ledger, registered);
+    await updateAgent(ledger, registered, update);
+
+    // When the same signed action is submitted again (a resend whose first answer was lost)
+    const again = await send(ledger, first.instructions);
+
+    // Then the answer says the record is on the ledger: a refusal of a resend is final
+    expectProgramError(again, ABAS_PROGRAM__DUPLICATE_ATTESTATION);
+  });
+}
+
 test("the same hash attested by two different agents gives two records", async () => {
   // Given two agents of one operator
   const { ledger, registered } = await arrange();

@@ -141,10 +141,10 @@ async function recordBatchRoot(
     );
     return commit.signature;
   } catch (error) {
-    // When the root may have been sent before, a refused send does not say it is absent: an
-    // earlier send may have landed although its answer was lost, and the program makes some
-    // checks (the agent's status and policy) before the duplicate one. Where the root is there,
-    // do not fail on it.
+    // When the root may have been sent before, an earlier send may have landed although its
+    // answer was lost: this send then fails (DuplicateBatch, which the program answers before it
+    // looks at the agent's status and policy, or a timeout). Where the root is there, do not fail
+    // on it.
     if (!resumeRecordedRoot) throw error;
     const recordedBy = await findRecordingTransaction().catch(() => null);
     if (recordedBy === null) throw error;

@@ -26,14 +26,14 @@ pub fn process(input: &Input) -> ProgramResult {
         return Err(ProgramError::InvalidPrivacyFlag);
     }
     let mut rec = recording::load(input, &ATTESTATION_SCHEMA)?;
-    if rec.agent.policy() & (1 << action_type) == 0 {
-        return Err(ProgramError::ActionTypeNotAllowed);
-    }
     let program_id = input.program_id;
-    let message = attest_message(program_id, &rec.agent_key, action_type, privacy_mode, stored_hash);
+    let agent_key = rec.agent_key;
+    let seeds: [&[u8]; 4] = [ATTESTATION_SEED, &agent_key, stored_hash, &[bump]];
+    rec.expect_new_record(&seeds, ProgramError::DuplicateAttestation, program_id)?;
+    rec.expect_allowed(1 << action_type)?;
+    let message = attest_message(program_id, &agent_key, action_type, privacy_mode, stored_hash);
     let agent_signature = rec.verified_signature(&message)?;
-    let seeds: [&[u8]; 4] = [ATTESTATION_SEED, &rec.agent_key, stored_hash, &[bump]];
-    rec.create_record(&seeds, ATTESTATION_SIZE, ProgramError::DuplicateAttestation, program_id)?;
+    rec.create_record(&seeds, ATTESTATION_SIZE, program_id)?;
     let clock = now()?;
     let record = Attestation {
         action_type,

@@ -28,14 +28,14 @@ pub fn process(input: &Input) -> ProgramResult {
         return Err(ProgramError::InvalidActionType);
     }
     let mut rec = recording::load(input, &BATCH_SCHEMA)?;
-    if action_types & !rec.agent.policy() != 0 {
-        return Err(ProgramError::ActionTypeNotAllowed);
-    }
     let program_id = input.program_id;
-    let message = batch_message(program_id, &rec.agent_key, item_count, action_types, merkle_root);
+    let agent_key = rec.agent_key;
+    let seeds: [&[u8]; 4] = [BATCH_SEED, &agent_key, merkle_root, &[bump]];
+    rec.expect_new_record(&seeds, ProgramError::DuplicateBatch, program_id)?;
+    rec.expect_allowed(action_types)?;
+    let message = batch_message(program_id, &agent_key, item_count, action_types, merkle_root);
     let agent_signature = rec.verified_signature(&message)?;
-    let seeds: [&[u8]; 4] = [BATCH_SEED, &rec.agent_key, merkle_root, &[bump]];
-    rec.create_record(&seeds, PENDING_SIZE, ProgramError::DuplicateBatch, program_id)?;
+    rec.create_record(&seeds, PENDING_SIZE, program_id)?;
     let clock = now()?;
     let commit = BatchCommit {
         merkle_root,

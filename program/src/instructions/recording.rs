@@ -1,5 +1,10 @@
 //! What `attest` and `attest_batch` share: the seven accounts, their checks, the agent's verified
 //! signature, and creating the record at its PDA.
+//!
+//! A record that already exists is refused as a duplicate before the agent's status and policy are
+//! looked at: a signed action sent again after it was recorded (a resend whose answer was lost) is
+//! always answered as a duplicate, so any other refusal means the record is not on the ledger, and
+//! since the refused checks only tighten, never will be.
 
 use crate::checks::{
     expect_canonical_pda, expect_instructions_sysvar, expect_signer, expect_system_program, expect_writable,
@@ -16,7 +21,7 @@ use crate::state::schema::SchemaSpec;
 use crate::Pubkey;
 
 /// operator (signer, writable: pays), agent account (w), record (w), credential, schema,
-/// instructions sysvar, system program; the agent active and operated by the operator.
+/// instructions sysvar, system program; the agent operated by the operator.
 pub(crate) struct Recording<'a> {
     pub operator: Account,
     pub record: Account,
@@ -37,7 +42,6 @@ pub(crate) fn load<'a>(input: &Input<'a>, schema_spec: &SchemaSpec) -> Result<Re
         expect_writable(account)?;
     }
     let agent = load_operated_agent(&agent_account, &operator, program_id)?;
-    expect_active(&agent)?;
     expect_credential(&credential, program_id)?;
     expect_schema(&schema, schema_spec, credential.key(), program_id)?;
     expect_instructions_sysvar(&sysvar)?;
@@ -53,12 +57,11 @@ impl Recording<'_> {
         verified_signature(&expected)
     }
 
-    /// Creates the record at the canonical PDA of `seeds` (bump last), so one signed message is
-    /// recorded at one address; `duplicate` when it already exists.
-    pub fn create_record(
+    /// The record's address is the canonical PDA of `seeds` (bump last), so one signed message is
+    /// recorded at one address; `duplicate` when a record is there already.
+    pub fn expect_new_record(
         &self,
         seeds: &[&[u8]],
-        space: usize,
         duplicate: ProgramError,
         program_id: &Pubkey,
     ) -> Result<(), ProgramError> {
@@ -66,6 +69,25 @@ impl Recording<'_> {
         if !is_uninitialized(&self.record) {
             return Err(duplicate);
         }
+        Ok(())
+    }
+
+    /// The agent is active and its policy allows every type of `action_types` (a mask).
+    pub fn expect_allowed(&self, action_types: u8) -> Result<(), ProgramError> {
+        expect_active(&self.agent)?;
+        if action_types & !self.agent.policy() != 0 {
+            return Err(ProgramError::ActionTypeNotAllowed);
+        }
+        Ok(())
+    }
+
+    /// Creates the record at the PDA of `seeds` that `expect_new_record` checked.
+    pub fn create_record(
+        &self,
+        seeds: &[&[u8]],
+        space: usize,
+        program_id: &Pubkey,
+    ) -> Result<(), ProgramError> {
         create_pda_account(&NewPda {
             payer: &self.operator,
             account: &self.record,

@@ -412,12 +412,15 @@ describe("Attestor on the local ledger", () => {
     await own.registerAgent({ operatorKeypair, allowedActionTypes: ["ToolCall", "Transaction"] });
     // And, between the attestor and the ledger, a proxy that injects faults on purpose: the root's
     // sendTransaction reaches the ledger and lands, but its answer is lost while the owner narrows
-    // the policy to ToolCall; the next getAccountInfo gets a stale answer (no account), once
+    // the policy to ToolCall; the next two getAccountInfo get a stale answer (no account): the
+    // lookup before the resend and the one after its refusal
     let phase: "forward" | "armed" | "stale" = "forward";
+    let staleAnswers = 0;
     const proxy = await startCountingRpcProxy(ledger.rpcUrl);
     proxy.setFault(async (request, forward) => {
       if (phase === "stale" && request.method === "getAccountInfo") {
-        phase = "forward";
+        staleAnswers += 1;
+        if (staleAnswers === 2) phase = "forward";
         const slot = Number(await ledger.rpc.getSlot().send());
         const result = { context: { slot }, value: null };
         return { status: 200, body: JSON.stringify({ jsonrpc: "2.0", id: request.id, result }) };

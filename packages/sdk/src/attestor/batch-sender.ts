@@ -212,7 +212,8 @@ export class BatchSender {
 
   /**
    * When the program refused the batch for an action type the agent's policy does not allow, its
-   * root was never recorded: the batch is voided on disk, its actions of a type the policy (read
+   * root was not recorded (the program answers a root it holds with DuplicateBatch before it looks
+   * at the policy): the batch is voided on disk, its actions of a type the policy (read
    * now) does not allow are refused for good, and the others are queued again, to go out at once
    * in a new batch. False (an ordinary failed attempt) for any other error, or when the policy
    * cannot be read or allows every action of the batch (it changed meanwhile).
