@@ -120,7 +120,11 @@ type SpecifiedContext = { [P in AbasProgramErrorCode]: ProgramErrorContext } & {
   [ABAS_RUNTIME__TRANSACTION_CONFIRMATION_TIMEOUT]: { signature: string; timeoutMs: number };
   [ABAS_RUNTIME__BLOCK_HEIGHT_EXCEEDED]: { attempts: number };
   [ABAS_RUNTIME__INSUFFICIENT_FUNDS_FOR_NEW_ACCOUNT]: { instructionIndex: number };
-  [ABAS_RUNTIME__RPC_REQUEST_FAILED]: { method: string };
+  [ABAS_RUNTIME__RPC_REQUEST_FAILED]: {
+    method: string;
+    /** The failure's own words, outermost first (e.g. `fetch failed: connect ECONNREFUSED 127.0.0.1:8899`). */
+    reason: string;
+  };
   [ABAS_RUNTIME__AGENT_NOT_REGISTERED]: { agent: string };
   [ABAS_RUNTIME__BATCH_LEAVES_UNREADABLE]: {
     batchAddress: string;

@@ -7,12 +7,31 @@ function formatContextValue(value: unknown): string {
   return String(value);
 }
 
-/** The message of `code`, with each `$name` replaced by `context.name` when the context has it. */
+/** The plural nouns the messages put after a count, with their singular, for a count of 1. */
+const SINGULAR_NOUNS: Readonly<Record<string, string>> = {
+  actions: "action",
+  items: "item",
+  leaves: "leaf",
+  requests: "request",
+  slots: "slot",
+  times: "time",
+};
+
+/**
+ * The message of `code`, with each `$name` replaced by `context.name` when the context has it; a
+ * count of 1 takes the singular of the noun after it ("1 item", not "1 items").
+ */
 export function getAbasErrorMessage(
   code: AbasErrorCode,
   context: Readonly<Record<string, unknown>> = {},
 ): string {
-  return AbasErrorMessages[code].replace(/\$(\w+)/g, (placeholder, name: string) =>
-    name in context ? formatContextValue(context[name]) : placeholder,
+  return AbasErrorMessages[code].replace(
+    /\$(\w+)(?: (\w+))?/g,
+    (placeholder, name: string, noun: string | undefined) => {
+      if (!(name in context)) return placeholder;
+      const value = formatContextValue(context[name]);
+      if (noun === undefined) return value;
+      return `${value} ${value === "1" ? (SINGULAR_NOUNS[noun] ?? noun) : noun}`;
+    },
   );
 }

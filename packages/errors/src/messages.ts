@@ -207,7 +207,7 @@ export const AbasErrorMessages: Readonly<{ [P in AbasErrorCode]: string }> = {
     "The transaction's blockhash expired before it was confirmed, $attempts times in a row",
   [ABAS_RUNTIME__INSUFFICIENT_FUNDS_FOR_NEW_ACCOUNT]:
     "The payer has too few lamports for the rent of the account that instruction #$instructionIndex creates",
-  [ABAS_RUNTIME__RPC_REQUEST_FAILED]: "The RPC request $method failed",
+  [ABAS_RUNTIME__RPC_REQUEST_FAILED]: "The RPC request $method failed: $reason",
   [ABAS_RUNTIME__AGENT_NOT_REGISTERED]: "Agent $agent is not registered with this program",
   [ABAS_RUNTIME__BATCH_LEAVES_UNREADABLE]:
     "The ledger's transactions of batch $batchAddress do not give its $leavesPublished published leaves ($leavesFound found): $reason",
@@ -220,7 +220,7 @@ export const AbasErrorMessages: Readonly<{ [P in AbasErrorCode]: string }> = {
   [ABAS_RUNTIME__BATCH_LEAVES_NOT_PUBLISHED]:
     "Batch $batchAddress is recorded (transaction $commitSignature) but only $leavesPublished of its $itemCount leaves are published; the receipts are in this error's context",
   [ABAS_RUNTIME__ATTESTOR_BATCH_FAILED]:
-    "Batch $batchId of the attestor of $queueDir ($itemCount actions) failed $attempts times; it stays in the queue and is sent again when the attestor is next opened (the cause is attached)",
+    "Batch $batchId of the attestor of $queueDir ($itemCount actions) failed $attempts times; it stays in the queue, is tried again in the background while the attestor is open, and is sent again when it is next opened (the cause is attached)",
   [ABAS_RUNTIME__ATTESTOR_SENDER_STOPPED]:
     "The sender thread of the attestor of $queueDir stopped ($reason); nothing more is sent or recorded, and every action it holds stays in the queue for the next open of the attestor",
 

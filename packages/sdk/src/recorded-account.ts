@@ -1,8 +1,8 @@
-import { ABAS_RUNTIME__RPC_REQUEST_FAILED, AbasError } from "@abas/errors";
 import type { Address } from "@solana/kit";
 
 import type { ClientContext } from "./client-context.js";
 import { fetchLedgerAccount } from "./ledger-accounts.js";
+import { rpcRequestFailed } from "./rpc-request.js";
 
 // Behind a load balancer the node that answers may be a moment behind the one that confirmed.
 const READ_BACK_ATTEMPTS = 5;
@@ -18,8 +18,8 @@ export async function fetchRecordedAccount(context: ClientContext, address: Addr
     if (account !== null && account.owner === context.settings.programId) return account.data;
     await new Promise((resolve) => setTimeout(resolve, READ_BACK_DELAY_MS));
   }
-  throw new AbasError(ABAS_RUNTIME__RPC_REQUEST_FAILED, {
-    method: "getAccountInfo",
-    cause: new Error(`the node does not show account ${address}, which a confirmed transaction created`),
-  });
+  throw rpcRequestFailed(
+    "getAccountInfo",
+    new Error(`the node does not show account ${address}, which a confirmed transaction created`),
+  );
 }

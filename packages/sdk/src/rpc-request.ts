@@ -1,9 +1,29 @@
 import { ABAS_RUNTIME__RPC_REQUEST_FAILED, AbasError, isAbasError } from "@abas/errors";
 import type { PendingRpcRequest } from "@solana/kit";
 
+/** How many causes deep the reason of a failed request reads. */
+const MAX_REASON_DEPTH = 4;
+
+/**
+ * `ABAS_RUNTIME__RPC_REQUEST_FAILED` for `method`, with `cause` attached and its messages, down its
+ * cause chain, as the reason: `fetch failed: connect ECONNREFUSED 127.0.0.1:8899`,
+ * `HTTP error (503): Service Unavailable`.
+ */
+export function rpcRequestFailed(method: string, cause: unknown): AbasError {
+  const messages: string[] = [];
+  for (let current = cause, depth = 0; depth < MAX_REASON_DEPTH && current !== undefined; depth++) {
+    const message = (current instanceof Error ? current.message : String(current)).trim();
+    if (message !== "" && !messages.includes(message)) messages.push(message);
+    current = current instanceof Error ? current.cause : undefined;
+  }
+  const reason = messages.length === 0 ? "no reason given" : messages.join(": ");
+  return new AbasError(ABAS_RUNTIME__RPC_REQUEST_FAILED, { method, reason, cause });
+}
+
 /**
  * Sends one RPC request; a failure of the request itself (node unreachable, HTTP error, JSON-RPC
- * error) becomes `ABAS_RUNTIME__RPC_REQUEST_FAILED` naming the method, with the original as cause.
+ * error) becomes `ABAS_RUNTIME__RPC_REQUEST_FAILED` naming the method and why, with the original
+ * as cause.
  */
 export async function sendRpcRequest<TResponse>(
   method: string,
@@ -14,6 +34,6 @@ export async function sendRpcRequest<TResponse>(
     return await request.send(abortSignal === undefined ? undefined : { abortSignal });
   } catch (error) {
     if (isAbasError(error)) throw error;
-    throw new AbasError(ABAS_RUNTIME__RPC_REQUEST_FAILED, { method, cause: error });
+    throw rpcRequestFailed(method, error);
   }
 }

@@ -16,7 +16,6 @@
 import {
   ABAS_RUNTIME__BLOCK_HEIGHT_EXCEEDED,
   ABAS_RUNTIME__BLOCKHASH_NOT_FOUND,
-  ABAS_RUNTIME__RPC_REQUEST_FAILED,
   ABAS_RUNTIME__TRANSACTION_CONFIRMATION_TIMEOUT,
   AbasError,
   isAbasError,
@@ -38,7 +37,7 @@ import {
 } from "@solana/kit";
 
 import { computeUnitLimitFromSimulation, MAX_COMPUTE_UNIT_LIMIT } from "./compute-budget.js";
-import { sendRpcRequest } from "./rpc-request.js";
+import { rpcRequestFailed, sendRpcRequest } from "./rpc-request.js";
 import {
   getAbasErrorFromPreflightError,
   getAbasErrorFromRpcTransactionError,
@@ -206,10 +205,7 @@ async function sendSigned(
       })
       .send();
   } catch (error) {
-    throw (
-      getAbasErrorFromPreflightError(error, context) ??
-      new AbasError(ABAS_RUNTIME__RPC_REQUEST_FAILED, { method: "sendTransaction", cause: error })
-    );
+    throw getAbasErrorFromPreflightError(error, context) ?? rpcRequestFailed("sendTransaction", error);
   }
   return signature;
 }

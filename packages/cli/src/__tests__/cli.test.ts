@@ -429,7 +429,7 @@ describe("unreachable ledger", () => {
     assert.equal(result.code, 1);
     assert.match(
       result.stderr,
-      /^abas agent: cannot reach the ledger at http:\/\/127\.0\.0\.1:1 \(The RPC request getAccountInfo failed\) \[ABAS_RUNTIME__RPC_REQUEST_FAILED 2200\]\n {2}fix: is the ledger running at http:\/\/127\.0\.0\.1:1\?/,
+      /^abas agent: cannot reach the ledger at http:\/\/127\.0\.0\.1:1 \(The RPC request getAccountInfo failed: fetch failed: bad port\) \[ABAS_RUNTIME__RPC_REQUEST_FAILED 2200\]\n {2}fix: is the ledger running at http:\/\/127\.0\.0\.1:1\?/,
     );
   });
 

@@ -3,6 +3,8 @@ import { describe, it } from "node:test";
 
 import {
   ABAS_RUNTIME__ATTESTOR_BATCH_FAILED,
+  ABAS_RUNTIME__BATCH_INDEX_OUT_OF_RANGE,
+  ABAS_SDK__INVALID_MERKLE_LEAF_INDEX,
   ABAS_SDK__ATTESTOR_QUEUE_FULL,
   ABAS_SDK__ATTESTOR_QUEUE_LOCKED,
   ABAS_SDK__INVALID_BYTE_LENGTH,
@@ -43,6 +45,30 @@ describe("error messages", () => {
   it("leaves a placeholder whose value is missing visible", () => {
     const message = getAbasErrorMessage(ABAS_SDK__INVALID_BYTE_LENGTH, { field: "salt" });
     assert.equal(message, "salt must be $expectedLength bytes long, got $actualLength");
+  });
+
+  it("gives a count of 1 the singular of the noun after it, and any other count the plural", () => {
+    const failed = (itemCount: number, attempts: number) =>
+      getAbasErrorMessage(ABAS_RUNTIME__ATTESTOR_BATCH_FAILED, {
+        queueDir: "/q",
+        batchId: 3,
+        itemCount,
+        attempts,
+      });
+    assert.match(failed(1, 1), /^Batch 3 of the attestor of \/q \(1 action\) failed 1 time; /);
+    assert.match(failed(0, 2), /^Batch 3 of the attestor of \/q \(0 actions\) failed 2 times; /);
+    assert.equal(
+      getAbasErrorMessage(ABAS_RUNTIME__BATCH_INDEX_OUT_OF_RANGE, {
+        batchAddress: "B",
+        itemCount: 1,
+        index: 1,
+      }),
+      "Batch B has 1 item, numbered from 0: there is no item 1",
+    );
+    assert.equal(
+      getAbasErrorMessage(ABAS_SDK__INVALID_MERKLE_LEAF_INDEX, { index: 1, leafCount: 1 }),
+      "Leaf index 1 is outside a tree of 1 leaf",
+    );
   });
 
   it("formats a code without context as its plain message", () => {
