@@ -54,6 +54,7 @@ import {
   readAccount,
   registerAgent,
   send,
+  REFUSING_UPDATES,
   updateAgent,
   withAccount,
   withData,
@@ -255,11 +256,7 @@ test("committing the same root twice fails with DuplicateBatch", async () => {
   assert.equal(decodeAgentAccount(readAccount(ledger, registered.agentAccount).data).batchCount, 1n);
 });
 
-for (const [change, update] of [
-  ["the agent was suspended", { status: AgentStatus.Suspended }],
-  ["the agent was revoked", { status: AgentStatus.Revoked }],
-  ["the policy no longer allows its types", { status: AgentStatus.Active, allowedActionTypes: 0b1000 }],
-] as const) {
+for (const [change, update] of REFUSING_UPDATES) {
   test(`a committed root sent again after ${change} fails with DuplicateBatch`, async () => {
     // Given a committed batch of ToolCall and Decision items, then a change of the agent that
     // refuses new batches of those types

@@ -71,6 +71,7 @@ import {
   registerAgent,
   send,
   setAccount,
+  REFUSING_UPDATES,
   updateAgent,
   withAccount,
   withData,
@@ -604,11 +605,7 @@ test("attesting the same hash twice fails with DuplicateAttestation", async () =
   assert.equal(decodeAgentAccount(readAccount(ledger, registered.agentAccount).data).attestationCount, 1n);
 });
 
-for (const [change, update] of [
-  ["the agent was suspended", { status: AgentStatus.Suspended }],
-  ["the agent was revoked", { status: AgentStatus.Revoked }],
-  ["the policy no longer allows its type", { status: AgentStatus.Active, allowedActionTypes: 0b1000 }],
-] as const) {
+for (const [change, update] of REFUSING_UPDATES) {
   test(`an attested hash sent again after ${change} fails with DuplicateAttestation`, async () => {
     // Given a ModelInvocation the agent attested, then a change of the agent that refuses new ones
     const { ledger, registered } = await arrange();

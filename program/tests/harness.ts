@@ -30,7 +30,7 @@ import {
   signMessageWithKeyPair,
   ALL_ACTION_TYPES_MASK,
   type ActionType,
-  type AgentStatus,
+  AgentStatus,
   type LeafData,
 } from "@abas/program-client";
 import {
@@ -362,10 +362,22 @@ export async function registerAgent(
   return { operator, agent, agentAccount: address, agentBump: bump };
 }
 
+export type AgentUpdate = { status: AgentStatus; allowedActionTypes?: number };
+
+/**
+ * Changes of an agent after which the program refuses a new ToolCall, ModelInvocation or
+ * Decision: such a record sent again after one of them must still be answered as a duplicate.
+ */
+export const REFUSING_UPDATES: readonly (readonly [change: string, update: AgentUpdate])[] = [
+  ["the agent was suspended", { status: AgentStatus.Suspended }],
+  ["the agent was revoked", { status: AgentStatus.Revoked }],
+  ["the policy allows only Transaction", { status: AgentStatus.Active, allowedActionTypes: 0b1000 }],
+];
+
 export async function updateAgent(
   ledger: TestLedger,
   registered: RegisteredAgent,
-  input: { status: AgentStatus; allowedActionTypes?: number },
+  input: AgentUpdate,
 ): Promise<void> {
   const instruction = await buildUpdateAgentInstruction({
     programId: ledger.programId,
