@@ -77,7 +77,16 @@ describe("blocks", () => {
     assert.equal(found.version, 0);
     assert.equal(found.meta?.err, null);
     assert.equal(found.meta?.fee, 5_000n);
+    assert.deepEqual(found.meta?.rewards, []);
+    assert.equal(found.transaction.message.instructions[0]?.stackHeight, 1);
     assert.deepEqual(block.rewards, []);
+
+    // And with rewards false, the block has no rewards and each transaction's meta rewards null
+    const withoutRewards = await clients.rpc
+      .getBlock(slot, { maxSupportedTransactionVersion: 0, rewards: false })
+      .send();
+    assert.equal((withoutRewards as unknown as { rewards?: unknown }).rewards, undefined);
+    assert.ok(withoutRewards?.transactions.every((entry) => entry.meta?.rewards === null));
 
     // And with transactionDetails "signatures" it lists the signatures only
     const signaturesOnly = await clients.rpc
@@ -86,6 +95,51 @@ describe("blocks", () => {
     assert.ok(signaturesOnly?.signatures.includes(signature));
     assert.equal((signaturesOnly as unknown as { transactions?: unknown }).transactions, undefined);
     assert.equal((signaturesOnly as unknown as { rewards?: unknown }).rewards, undefined);
+  });
+
+  test('getBlock with transactionDetails "accounts" gives each transaction\'s signatures and annotated account keys, and a meta of balances', async () => {
+    // When the block of the transfer's slot is read with its transactions' accounts only
+    const block = await clients.rpc
+      .getBlock(slot, { maxSupportedTransactionVersion: 0, transactionDetails: "accounts" })
+      .send();
+
+    // Then the transfer is there as its signatures and its account keys (payer, recipient, System
+    // program), each with signer, writable and source, beside its balances, with no instructions
+    // or logs
+    const found = block?.transactions.find((entry) => entry.transaction.signatures[0] === signature);
+    assert.ok(found, "the transfer is in its slot's block");
+    assert.equal(found.version, 0);
+    assert.deepEqual(Object.keys(found.transaction).sort(), ["accountKeys", "signatures"]);
+    assert.deepEqual(
+      found.transaction.accountKeys.map(({ pubkey, signer, writable, source }) => [
+        pubkey,
+        signer,
+        writable,
+        source,
+      ]),
+      [
+        [payer.address, true, true, "transaction"],
+        [found.transaction.accountKeys[1]!.pubkey, false, true, "transaction"],
+        ["11111111111111111111111111111111", false, false, "transaction"],
+      ],
+    );
+    assert.deepEqual(Object.keys(found.meta!).sort(), [
+      "err",
+      "fee",
+      "postBalances",
+      "postTokenBalances",
+      "preBalances",
+      "preTokenBalances",
+      "rewards",
+      "status",
+    ]);
+    assert.equal(found.meta?.preBalances.length, 3);
+
+    // And with rewards false, its meta has no rewards
+    const withoutRewards = await clients.rpc
+      .getBlock(slot, { maxSupportedTransactionVersion: 0, transactionDetails: "accounts", rewards: false })
+      .send();
+    assert.ok(withoutRewards?.transactions.every((entry) => !("rewards" in entry.meta!)));
   });
 
   test("getBlocks and getBlocksWithLimit list every slot up to the current one (none is skipped)", async () => {
@@ -115,16 +169,13 @@ describe("blocks", () => {
     // A v0 transaction for a client that did not say it supports v0: -32015
     const version = await rpcCall(ledger.rpcUrl, "getBlock", [Number(slot)]);
     assert.equal(version.error?.code, -32015);
-    // transactionDetails "accounts", which this ledger does not render: -32602
-    const accounts = await rpcCall(ledger.rpcUrl, "getBlock", [
+    // A transaction version the client supports need not be 0: a v0 transaction is shown to a client
+    // that supports up to version 1
+    const newerClient = await rpcCall(ledger.rpcUrl, "getBlock", [
       Number(slot),
-      { transactionDetails: "accounts", maxSupportedTransactionVersion: 0 },
+      { transactionDetails: "signatures", maxSupportedTransactionVersion: 1 },
     ]);
-    assert.equal(accounts.error?.code, -32602);
-    assert.equal(
-      accounts.error?.message,
-      'Invalid params: transactionDetails "accounts" is not supported by this ledger; use "full" or "signatures"',
-    );
+    assert.equal(newerClient.error, undefined);
     // `processed`, which history methods refuse: -32602
     const processed = await rpcCall(ledger.rpcUrl, "getBlocks", [0, { commitment: "processed" }]);
     assert.equal(processed.error?.code, -32602);

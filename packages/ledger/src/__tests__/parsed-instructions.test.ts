@@ -71,14 +71,17 @@ describe("jsonParsed instructions", () => {
       })
       .send();
 
-    // Then the System instructions carry their type and info, and the other one its raw data
+    // Then the System instructions carry their type and info, and the other one its raw data, each
+    // at stack height 1 (the transaction's own level), and the meta leaves out loadedAddresses (the
+    // parsed account keys name each key's source instead)
     assert.ok(parsed);
+    assert.equal((parsed.meta as { loadedAddresses?: unknown } | null)?.loadedAddresses, undefined);
     const [budget, create, transfer] = parsed.transaction.message.instructions;
     assert.deepEqual(budget, {
       programId: COMPUTE_BUDGET_PROGRAM,
       accounts: [],
       data: getBase58Decoder().decode(computeUnitLimit),
-      stackHeight: null,
+      stackHeight: 1,
     });
     assert.deepEqual(create, {
       program: "system",
@@ -93,7 +96,7 @@ describe("jsonParsed instructions", () => {
           owner,
         },
       },
-      stackHeight: null,
+      stackHeight: 1,
     });
     assert.deepEqual(transfer, {
       program: "system",
@@ -102,7 +105,7 @@ describe("jsonParsed instructions", () => {
         type: "transfer",
         info: { source: payer.address, destination: recipient.address, lamports: 1_000_000_000n },
       },
-      stackHeight: null,
+      stackHeight: 1,
     });
   });
 

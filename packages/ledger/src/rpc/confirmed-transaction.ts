@@ -1,23 +1,46 @@
 /**
  * A recorded transaction as getTransaction and getBlock return it: the transaction in the
- * requested encoding, its status metadata, and its version when the client says which versions
- * it supports (a client that does not gets -32015 for a v0 transaction, as from a validator).
+ * requested encoding (or, for getBlock's `transactionDetails: "accounts"`, its signatures and
+ * account keys), its status metadata, and its version when the client says which versions it
+ * supports (a client that does not gets -32015 for a v0 transaction, as from a validator).
  */
 import type { TransactionRecord } from "../storage/log-record.js";
 import { parseWireTransaction } from "../transactions/wire-transaction.js";
 import { RpcError, RpcErrorCode } from "./json-rpc.js";
 import { optionalEnum, optionalInteger, type Config } from "./params.js";
-import { renderMeta, renderTransaction, type TransactionEncoding } from "./transaction-encoding.js";
+import {
+  renderBalancesMeta,
+  renderMeta,
+  renderTransaction,
+  renderTransactionAccounts,
+  type TransactionEncoding,
+} from "./transaction-encoding.js";
+
+/** The highest transaction version a client may say it supports (a u8 on a validator). */
+const MAX_TRANSACTION_VERSION = 255;
 
 export interface TransactionView {
   readonly encoding: TransactionEncoding;
   readonly maxSupportedTransactionVersion: number | undefined;
+  /** "accounts": signatures and account keys, balances only (getBlock). */
+  readonly details: "full" | "accounts";
+  /** False for getBlock's `rewards: false`. */
+  readonly showRewards: boolean;
 }
 
-export function readTransactionView(config: Config): TransactionView {
+export function readTransactionView(
+  config: Config,
+  block: Pick<TransactionView, "details" | "showRewards"> = { details: "full", showRewards: true },
+): TransactionView {
   return {
     encoding: optionalEnum(config, "encoding", ["json", "jsonParsed", "base64", "base58"] as const) ?? "json",
-    maxSupportedTransactionVersion: optionalInteger(config, "maxSupportedTransactionVersion", 0, 0),
+    maxSupportedTransactionVersion: optionalInteger(
+      config,
+      "maxSupportedTransactionVersion",
+      0,
+      MAX_TRANSACTION_VERSION,
+    ),
+    ...block,
   };
 }
 
@@ -33,9 +56,17 @@ export function renderConfirmedTransaction(
         'Please try the request again with the following configuration parameter: "maxSupportedTransactionVersion": 0',
     );
   }
+  const loaded = record.meta.loadedAddresses;
   return {
-    transaction: renderTransaction(transaction, record.meta.loadedAddresses, view.encoding),
-    meta: renderMeta(record.meta, transaction, view.encoding),
+    ...(view.details === "accounts"
+      ? {
+          transaction: renderTransactionAccounts(transaction, loaded),
+          meta: renderBalancesMeta(record.meta, view.showRewards),
+        }
+      : {
+          transaction: renderTransaction(transaction, loaded, view.encoding),
+          meta: renderMeta(record.meta, transaction, view.encoding, view.showRewards),
+        }),
     ...(view.maxSupportedTransactionVersion === undefined ? {} : { version: transaction.version }),
   };
 }

@@ -1,7 +1,8 @@
 /**
  * Transactions and their status metadata as getTransaction returns them, in the `json`,
  * `jsonParsed` (accounts annotated; instructions decoded, see parsed-instruction.ts), `base64` and `base58`
- * encodings.
+ * encodings; and as getBlock's `transactionDetails: "accounts"` lists them (signatures and
+ * annotated account keys, balances only). A transaction's own instructions are at stack height 1.
  */
 import type { Address } from "@solana/kit";
 
@@ -14,6 +15,9 @@ import { uiTokenAmount } from "./token-amount.js";
 
 export type TransactionEncoding = "json" | "jsonParsed" | "base64" | "base58";
 
+/** The stack height of a transaction's own instructions (those they invoke are 2 and up). */
+const TRANSACTION_LEVEL_STACK_HEIGHT = 1;
+
 function renderJson(transaction: WireTransaction): unknown {
   return {
     signatures: transaction.signatures.map(toBase58),
@@ -25,7 +29,7 @@ function renderJson(transaction: WireTransaction): unknown {
         programIdIndex: instruction.programIdIndex,
         accounts: instruction.accounts,
         data: toBase58(instruction.data),
-        stackHeight: null,
+        stackHeight: TRANSACTION_LEVEL_STACK_HEIGHT,
       })),
       ...(transaction.version === 0
         ? {
@@ -44,28 +48,33 @@ function allKeys(transaction: WireTransaction, loaded: LoadedAddresses): readonl
   return [...transaction.staticAccountKeys, ...loaded.writable, ...loaded.readonly];
 }
 
+/** Every account key, the loaded ones after the static ones, with signer, writable and source. */
+function annotatedAccountKeys(transaction: WireTransaction, loaded: LoadedAddresses): unknown[] {
+  const staticCount = transaction.staticAccountKeys.length;
+  return allKeys(transaction, loaded).map((pubkey, index) => ({
+    pubkey,
+    signer: index < transaction.header.numRequiredSignatures,
+    writable:
+      index < staticCount
+        ? isStaticAccountWritable(transaction, index)
+        : index < staticCount + loaded.writable.length,
+    source: index < staticCount ? "transaction" : "lookupTable",
+  }));
+}
+
 function renderParsed(transaction: WireTransaction, loaded: LoadedAddresses): unknown {
   const keys = allKeys(transaction, loaded);
-  const staticCount = transaction.staticAccountKeys.length;
   return {
     signatures: transaction.signatures.map(toBase58),
     message: {
-      accountKeys: keys.map((pubkey, index) => ({
-        pubkey,
-        signer: index < transaction.header.numRequiredSignatures,
-        writable:
-          index < staticCount
-            ? isStaticAccountWritable(transaction, index)
-            : index < staticCount + loaded.writable.length,
-        source: index < staticCount ? "transaction" : "lookupTable",
-      })),
+      accountKeys: annotatedAccountKeys(transaction, loaded),
       recentBlockhash: transaction.recentBlockhash,
       instructions: transaction.instructions.map((instruction) =>
         renderParsedInstruction(
           keys[instruction.programIdIndex]!,
           instruction.accounts.map((index) => keys[index]!),
           instruction.data,
-          null,
+          TRANSACTION_LEVEL_STACK_HEIGHT,
         ),
       ),
       ...(transaction.version === 0 ? { addressTableLookups: transaction.addressTableLookups } : {}),
@@ -117,24 +126,52 @@ const renderTokenBalance = (balance: TokenBalance): unknown => ({
   programId: balance.programId,
 });
 
-export function renderMeta(
-  meta: TransactionMeta,
-  transaction: WireTransaction,
-  encoding: TransactionEncoding,
-): unknown {
-  const keys = allKeys(transaction, meta.loadedAddresses);
+/** The transaction as getBlock's `transactionDetails: "accounts"` lists it. */
+export function renderTransactionAccounts(transaction: WireTransaction, loaded: LoadedAddresses): unknown {
+  return {
+    signatures: transaction.signatures.map(toBase58),
+    accountKeys: annotatedAccountKeys(transaction, loaded),
+  };
+}
+
+/** What every meta holds: the outcome, the fee and the balances. */
+function renderBalances(meta: TransactionMeta) {
   return {
     err: meta.err,
     status: meta.err === null ? { Ok: null } : { Err: meta.err },
     fee: meta.fee,
     preBalances: meta.preBalances,
     postBalances: meta.postBalances,
-    innerInstructions: renderInnerInstructions(meta.innerInstructions, keys, encoding === "jsonParsed"),
-    logMessages: meta.logMessages,
     preTokenBalances: meta.preTokenBalances.map(renderTokenBalance),
     postTokenBalances: meta.postTokenBalances.map(renderTokenBalance),
-    rewards: [],
-    loadedAddresses: meta.loadedAddresses,
+  };
+}
+
+/** The meta of getBlock's `transactionDetails: "accounts"`: balances, and rewards when shown. */
+export function renderBalancesMeta(meta: TransactionMeta, showRewards: boolean): unknown {
+  return { ...renderBalances(meta), ...(showRewards ? { rewards: [] } : {}) };
+}
+
+/**
+ * The full meta; `showRewards` false (getBlock's `rewards: false`) gives `rewards: null`. The
+ * jsonParsed meta leaves out loadedAddresses: its account keys name each key's source.
+ */
+export function renderMeta(
+  meta: TransactionMeta,
+  transaction: WireTransaction,
+  encoding: TransactionEncoding,
+  showRewards: boolean,
+): unknown {
+  const keys = allKeys(transaction, meta.loadedAddresses);
+  const { preTokenBalances, postTokenBalances, ...outcome } = renderBalances(meta);
+  return {
+    ...outcome,
+    innerInstructions: renderInnerInstructions(meta.innerInstructions, keys, encoding === "jsonParsed"),
+    logMessages: meta.logMessages,
+    preTokenBalances,
+    postTokenBalances,
+    rewards: showRewards ? [] : null,
+    ...(encoding === "jsonParsed" ? {} : { loadedAddresses: meta.loadedAddresses }),
     computeUnitsConsumed: meta.computeUnitsConsumed,
     ...(meta.returnData === null
       ? {}

@@ -34,16 +34,14 @@ export const blockMethods: Record<string, LedgerRpcMethod> = {
     const args = positional(params, "getBlock", 2);
     const slot = slotParam(requiredParam(args, 0, "slot"), "slot");
     const config = typeof args[1] === "string" ? { encoding: args[1] } : configParam(args, 1, "getBlock");
-    const view = readTransactionView(config);
     const details =
       optionalEnum(config, "transactionDetails", ["full", "accounts", "signatures", "none"] as const) ??
       "full";
-    if (details === "accounts") {
-      throw invalidParams(
-        'transactionDetails "accounts" is not supported by this ledger; use "full" or "signatures"',
-      );
-    }
     const rewards = optionalBoolean(config, "rewards") ?? true;
+    const view = readTransactionView(config, {
+      details: details === "accounts" ? "accounts" : "full",
+      showRewards: rewards,
+    });
     checkHistoryCommitment(config);
     const current = ledger.currentSlot();
     checkCommonConfig(config, current);
@@ -58,7 +56,7 @@ export const blockMethods: Record<string, LedgerRpcMethod> = {
       parentSlot,
       blockHeight: slot,
       blockTime: ledger.blockTime(slot) ?? null,
-      ...(details === "full"
+      ...(details === "full" || details === "accounts"
         ? {
             transactions: entries.map((entry) => {
               const found = ledger.transaction(entry.signature)!;
@@ -84,7 +82,7 @@ export const blockMethods: Record<string, LedgerRpcMethod> = {
     const current = ledger.currentSlot();
     checkCommonConfig(config, current);
     const last = end === undefined || end > current ? current : end;
-    if (last >= start && last - start >= BigInt(MAX_BLOCK_RANGE)) {
+    if (last >= start && last - start > BigInt(MAX_BLOCK_RANGE)) {
       throw invalidParams(`Slot range too large; max ${MAX_BLOCK_RANGE}`);
     }
     return slotsFrom(start, last);
