@@ -112,6 +112,44 @@ test("one process serves the ledger, the indexer and the API, and resumes with i
   }
 });
 
+test("npm start stops with the service when its npm process is sent SIGTERM, as a supervisor sends it", async () => {
+  // Given `npm start` from the repository root, in a process group of its own (so that whatever
+  // it leaves behind can be cleaned up after the test, whatever the outcome)
+  const npm = spawn("npm", ["start"], {
+    cwd: resolve(here, "../../../.."),
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  let output = "";
+  npm.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  npm.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  try {
+    const deadline = Date.now() + 60_000;
+    while (!/REST API\s+(\S+)/.test(output)) {
+      if (npm.exitCode !== null || Date.now() > deadline)
+        throw new Error(`npm start did not start:\n${output}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const apiUrl = /REST API\s+(\S+)/.exec(output)![1]!;
+
+    // When only the npm process is sent SIGTERM
+    const exited = new Promise((r) => npm.once("exit", r));
+    npm.kill("SIGTERM");
+    await exited;
+
+    // Then the service stops as on Ctrl-C, and nothing answers on its port any more
+    await waitFor(async () => /stopped/.test(output), 15_000);
+    await assert.rejects(fetch(`${apiUrl}/ping`));
+  } finally {
+    try {
+      process.kill(-npm.pid!, "SIGKILL");
+    } catch {
+      // The group is gone already.
+    }
+  }
+});
+
 async function waitFor(condition: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
