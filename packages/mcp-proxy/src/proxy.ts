@@ -20,6 +20,7 @@ import { Attestor } from "@abas/sdk/attestor";
 
 import { CallJournal } from "./call-journal.js";
 import { MessageLines, parseMessages } from "./message-lines.js";
+import { ledgerAddressForLog } from "./ledger-address.js";
 import { defaultFolders, type ProxyConfig } from "./proxy-config.js";
 import { writeReceiptFile } from "./receipts-folder.js";
 import { ToolCallTracker, type ToolCallAction } from "./tool-calls.js";
@@ -102,7 +103,9 @@ export async function runProxy(config: ProxyConfig, streams: ProxyStreams): Prom
     calls.close();
     throw error;
   }
-  log(`agent ${agent.address}, queue ${queueDir}, receipts ${receiptsDir}`);
+  log(
+    `agent ${agent.address}, ledger ${ledgerAddressForLog(config.rpcUrl)}, queue ${queueDir}, receipts ${receiptsDir}`,
+  );
 
   const tracker = new ToolCallTracker();
   const record = (call: ToolCallAction): void => {

@@ -145,7 +145,12 @@ describe("abas-mcp-proxy killed, restarted, and shut down", () => {
     await waitForLine(run, '"id":2');
     run.child.stdin.end();
     await run.exited;
-    // Then stderr names the failed batch and its cause, and no receipt was saved
+    // Then stderr names the ledger it sends to, the failed batch and its cause, and no receipt was
+    // saved
+    assert.match(
+      run.stderr(),
+      new RegExp(`agent \\S+, ledger ${setup.rpcUrl.replaceAll(".", "\\.")}, queue `),
+    );
     assert.match(
       run.stderr(),
       /tool echo: ABAS_RUNTIME__ATTESTOR_BATCH_FAILED: .*\(cause: ABAS_[A-Z_]+__[A-Z_]+/,

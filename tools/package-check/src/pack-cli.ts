@@ -1,0 +1,41 @@
+/**
+ * `npm run pack:packages [-- <folder>]`: packs every published package (`npm pack`, which builds
+ * it) into `<folder>` (default `abas-packages/` in the directory npm was run from) and prints the
+ * `npm install` line that installs them into another project. The packages are not on the npm
+ * registry yet: this is how a project outside the repository gets them.
+ */
+import { mkdirSync } from "node:fs";
+import { resolve } from "node:path";
+
+import { packPublishedPackages, PUBLISHED_PACKAGES } from "./published-packages.js";
+
+const DEFAULT_FOLDER = "abas-packages";
+
+async function main(args: readonly string[]): Promise<number> {
+  if (args.length > 1 || args[0]?.startsWith("-")) {
+    console.error("usage: npm run pack:packages [-- <folder>]");
+    return 2;
+  }
+  const folder = resolve(process.env.INIT_CWD ?? process.cwd(), args[0] ?? DEFAULT_FOLDER);
+  try {
+    mkdirSync(folder, { recursive: true });
+  } catch (error) {
+    console.error(`pack:packages: cannot create ${folder}: ${(error as Error).message}`);
+    return 1;
+  }
+  console.error(`Packing ${PUBLISHED_PACKAGES.length} packages into ${folder} (each is built first)...`);
+  const packed = await packPublishedPackages(folder);
+  const tarballs = PUBLISHED_PACKAGES.map((name) => packed.get(name)!.tarball);
+  console.log(
+    [
+      `Packed into ${folder}:`,
+      ...PUBLISHED_PACKAGES.map((name) => `  ${name.padEnd(22)} ${packed.get(name)!.tarball}`),
+      "",
+      "In your project, install them together (npm finds each @abas/ dependency among them):",
+      `  npm install ${tarballs.join(" ")}`,
+    ].join("\n"),
+  );
+  return 0;
+}
+
+process.exitCode = await main(process.argv.slice(2));
