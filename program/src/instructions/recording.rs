@@ -3,8 +3,8 @@
 //!
 //! A record that already exists is refused as a duplicate before the agent's status and policy are
 //! looked at: a signed action sent again after it was recorded (a resend whose answer was lost) is
-//! always answered as a duplicate, so any other refusal means the record is not on the ledger, and
-//! since the refused checks only tighten, never will be.
+//! always answered as a duplicate, so any other refusal means the record was not on the ledger the
+//! transaction ran against.
 
 use crate::checks::{
     expect_canonical_pda, expect_instructions_sysvar, expect_signer, expect_system_program, expect_writable,
