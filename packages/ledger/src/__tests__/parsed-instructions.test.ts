@@ -5,12 +5,26 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 
-import { getCreateAccountInstruction, getTransferSolInstruction } from "@solana-program/system";
+import {
+  getAdvanceNonceAccountInstruction,
+  getAllocateWithSeedInstruction,
+  getAssignWithSeedInstruction,
+  getAuthorizeNonceAccountInstruction,
+  getCreateAccountInstruction,
+  getCreateAccountWithSeedInstruction,
+  getInitializeNonceAccountInstruction,
+  getTransferSolInstruction,
+  getTransferSolWithSeedInstruction,
+  getUpgradeNonceAccountInstruction,
+  getWithdrawNonceAccountInstruction,
+} from "@solana-program/system";
 import {
   address,
+  createAddressWithSeed,
   generateKeyPairSigner,
   getBase58Decoder,
   type Base64EncodedWireTransaction,
+  type Instruction,
   type KeyPairSigner,
   type Signature,
 } from "@solana/kit";
@@ -21,10 +35,21 @@ import {
   startLedgerProcess,
   type LedgerUnderTest,
 } from "./support/ledger-under-test.js";
+import { decodeSystemInstruction } from "../rpc/system-instruction.js";
 import { latestBlockhash, signInstructions } from "./support/transactions.js";
 
 const SYSTEM_PROGRAM = address("11111111111111111111111111111111");
 const COMPUTE_BUDGET_PROGRAM = address("ComputeBudget111111111111111111111111111111");
+const RECENT_BLOCKHASHES_SYSVAR = address("SysvarRecentB1ockHashes11111111111111111111");
+const RENT_SYSVAR = address("SysvarRent111111111111111111111111111111111");
+
+/** A kit instruction's accounts and data, as the decoder sees them in a transaction. */
+function decodeKitInstruction(instruction: Instruction) {
+  return decodeSystemInstruction(
+    (instruction.accounts ?? []).map((account) => account.address),
+    Uint8Array.from(instruction.data ?? []),
+  );
+}
 
 describe("jsonParsed instructions", () => {
   let ledger: LedgerUnderTest;
@@ -107,6 +132,199 @@ describe("jsonParsed instructions", () => {
       },
       stackHeight: 1,
     });
+  });
+
+  test("a nonce account made at a seeded address is decoded as on a validator: createAccountWithSeed, initializeNonce, advanceNonce, authorizeNonce", async () => {
+    // Given a nonce account created at an address derived from the payer and a seed
+    const seed = "abas-nonce";
+    const nonceAccount = await createAddressWithSeed({
+      baseAddress: payer.address,
+      programAddress: SYSTEM_PROGRAM,
+      seed,
+    });
+    const created = await signInstructions(
+      payer,
+      [
+        getCreateAccountWithSeedInstruction({
+          payer,
+          newAccount: nonceAccount,
+          base: payer.address,
+          seed,
+          amount: 2_000_000n,
+          space: 80,
+          programAddress: SYSTEM_PROGRAM,
+        }),
+        getInitializeNonceAccountInstruction({ nonceAccount, nonceAuthority: payer.address }),
+      ],
+      await latestBlockhash(ledger.rpcUrl),
+    );
+    await clients.rpc
+      .sendTransaction(created.base64 as Base64EncodedWireTransaction, { encoding: "base64" })
+      .send();
+    // And, once the blockhash has moved on, advanced and handed to another authority
+    const createdAt = await clients.rpc.getSlot().send();
+    while ((await clients.rpc.getSlot().send()) === createdAt) await new Promise((r) => setTimeout(r, 50));
+    const newAuthority = await generateKeyPairSigner();
+    const advanced = await signInstructions(
+      payer,
+      [
+        getAdvanceNonceAccountInstruction({ nonceAccount, nonceAuthority: payer }),
+        getAuthorizeNonceAccountInstruction({
+          nonceAccount,
+          nonceAuthority: payer,
+          newNonceAuthority: newAuthority.address,
+        }),
+      ],
+      await latestBlockhash(ledger.rpcUrl),
+    );
+    await clients.rpc
+      .sendTransaction(advanced.base64 as Base64EncodedWireTransaction, { encoding: "base64" })
+      .send();
+
+    // When both are read as jsonParsed
+    const read = async (signature: string) =>
+      (await clients.rpc
+        .getTransaction(signature as Signature, { encoding: "jsonParsed", maxSupportedTransactionVersion: 0 })
+        .send())!.transaction.message.instructions.map((instruction) =>
+        "parsed" in instruction ? instruction.parsed : instruction,
+      );
+
+    // Then each instruction has its type and info, with a validator's field names
+    assert.deepEqual(await read(created.signature), [
+      {
+        type: "createAccountWithSeed",
+        info: {
+          source: payer.address,
+          newAccount: nonceAccount,
+          base: payer.address,
+          seed,
+          lamports: 2_000_000n,
+          space: 80n,
+          owner: SYSTEM_PROGRAM,
+        },
+      },
+      {
+        type: "initializeNonce",
+        info: {
+          nonceAccount,
+          recentBlockhashesSysvar: RECENT_BLOCKHASHES_SYSVAR,
+          rentSysvar: RENT_SYSVAR,
+          nonceAuthority: payer.address,
+        },
+      },
+    ]);
+    assert.deepEqual(await read(advanced.signature), [
+      {
+        type: "advanceNonce",
+        info: {
+          nonceAccount,
+          recentBlockhashesSysvar: RECENT_BLOCKHASHES_SYSVAR,
+          nonceAuthority: payer.address,
+        },
+      },
+      {
+        type: "authorizeNonce",
+        info: { nonceAccount, nonceAuthority: payer.address, newAuthorized: newAuthority.address },
+      },
+    ]);
+  });
+
+  test("every other System instruction, built by the System program's client, decodes with a validator's field names; short data or accounts do not", async () => {
+    const [source, base, destination, owner] = await Promise.all(
+      Array.from({ length: 4 }, () => generateKeyPairSigner()),
+    );
+    const account = address(source!.address);
+    assert.deepEqual(
+      decodeKitInstruction(
+        getWithdrawNonceAccountInstruction({
+          nonceAccount: account,
+          recipientAccount: destination!.address,
+          nonceAuthority: base!,
+          withdrawAmount: 5n,
+        }),
+      ),
+      {
+        type: "withdrawFromNonce",
+        info: {
+          nonceAccount: account,
+          destination: destination!.address,
+          recentBlockhashesSysvar: RECENT_BLOCKHASHES_SYSVAR,
+          rentSysvar: RENT_SYSVAR,
+          nonceAuthority: base!.address,
+          lamports: 5n,
+        },
+      },
+    );
+    assert.deepEqual(decodeKitInstruction(getUpgradeNonceAccountInstruction({ nonceAccount: account })), {
+      type: "upgradeNonce",
+      info: { nonceAccount: account },
+    });
+    assert.deepEqual(
+      decodeKitInstruction(
+        getAllocateWithSeedInstruction({
+          newAccount: account,
+          baseAccount: base!,
+          base: base!.address,
+          seed: "s1",
+          space: 7,
+          programAddress: owner!.address,
+        }),
+      ),
+      {
+        type: "allocateWithSeed",
+        info: { account, base: base!.address, seed: "s1", space: 7n, owner: owner!.address },
+      },
+    );
+    assert.deepEqual(
+      decodeKitInstruction(
+        getAssignWithSeedInstruction({
+          account,
+          baseAccount: base!,
+          base: base!.address,
+          seed: "s2",
+          programAddress: owner!.address,
+        }),
+      ),
+      { type: "assignWithSeed", info: { account, base: base!.address, seed: "s2", owner: owner!.address } },
+    );
+    assert.deepEqual(
+      decodeKitInstruction(
+        getTransferSolWithSeedInstruction({
+          source: account,
+          baseAccount: base!,
+          destination: destination!.address,
+          amount: 9n,
+          fromSeed: "s3",
+          fromOwner: owner!.address,
+        }),
+      ),
+      {
+        type: "transferWithSeed",
+        info: {
+          source: account,
+          sourceBase: base!.address,
+          destination: destination!.address,
+          lamports: 9n,
+          sourceSeed: "s3",
+          sourceOwner: owner!.address,
+        },
+      },
+    );
+    // A seed whose length runs past the data, and a transfer short of its accounts, are not decoded
+    const seeded = getAssignWithSeedInstruction({
+      account,
+      baseAccount: base!,
+      base: base!.address,
+      seed: "s2",
+      programAddress: owner!.address,
+    });
+    assert.equal(decodeKitInstruction({ ...seeded, data: seeded.data.subarray(0, 40) }), undefined);
+    const transfer = getTransferSolInstruction({
+      source: source!,
+      destination: destination!.address,
+      amount: 1n,
+    });
+    assert.equal(decodeKitInstruction({ ...transfer, accounts: transfer.accounts.slice(0, 1) }), undefined);
   });
 
   test("an ABAS instruction comes back partially decoded, as a validator, which has no ABAS parser, shows it", async () => {

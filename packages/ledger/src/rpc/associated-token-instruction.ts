@@ -5,7 +5,7 @@
  */
 import type { Address } from "@solana/kit";
 
-import type { DecodedInstruction } from "./token-instruction.js";
+import type { DecodedInstruction } from "./instruction-data.js";
 
 const CREATE_ACCOUNTS = ["source", "account", "wallet", "mint", "systemProgram", "tokenProgram"];
 const RECOVER_NESTED_ACCOUNTS = [

@@ -1,49 +1,118 @@
 /**
- * `jsonParsed` decoding of the System program's most used instructions (program "system"):
- * createAccount, assign, transfer and allocate. Other System instructions are not decoded.
+ * `jsonParsed` decoding of the System program's instructions (program "system"), with a
+ * validator's field names: tags 0 to 12, all but the newest (createAccountAllowPrefund). The data
+ * is bincode, a u32 tag then the fields (a string as a u64 length and UTF-8). Data or an account
+ * list too short for its instruction is left partially decoded.
  */
 import type { Address } from "@solana/kit";
 
-import { toBase58 } from "../encoding.js";
-import type { DecodedInstruction } from "./token-instruction.js";
+import { accountsOf, DataReader, decodeOrUndefined, type DecodedInstruction } from "./instruction-data.js";
 
 export const SYSTEM_PROGRAM = "11111111111111111111111111111111" as Address;
 
-const CREATE_ACCOUNT = 0;
-const ASSIGN = 1;
-const TRANSFER = 2;
-const ALLOCATE = 8;
+type Decoder = (accounts: readonly Address[], data: DataReader) => DecodedInstruction;
 
-/** The instruction's type and info, or undefined when it is not one of those decoded here. */
+/** By the instruction's tag (SystemInstruction's variant index). */
+const DECODERS: readonly Decoder[] = [
+  (accounts, data) => {
+    const at = accountsOf(accounts, 2);
+    const [lamports, space, owner] = [data.u64(), data.u64(), data.key()];
+    return { type: "createAccount", info: { source: at(0), newAccount: at(1), lamports, space, owner } };
+  },
+  (accounts, data) => ({ type: "assign", info: { account: accountsOf(accounts, 1)(0), owner: data.key() } }),
+  (accounts, data) => {
+    const at = accountsOf(accounts, 2);
+    return { type: "transfer", info: { source: at(0), destination: at(1), lamports: data.u64() } };
+  },
+  (accounts, data) => {
+    const at = accountsOf(accounts, 2);
+    const [base, seed, lamports, space, owner] = [
+      data.key(),
+      data.string(),
+      data.u64(),
+      data.u64(),
+      data.key(),
+    ];
+    return {
+      type: "createAccountWithSeed",
+      info: { source: at(0), newAccount: at(1), base, seed, lamports, space, owner },
+    };
+  },
+  (accounts) => {
+    const at = accountsOf(accounts, 3);
+    return {
+      type: "advanceNonce",
+      info: { nonceAccount: at(0), recentBlockhashesSysvar: at(1), nonceAuthority: at(2) },
+    };
+  },
+  (accounts, data) => {
+    const at = accountsOf(accounts, 5);
+    return {
+      type: "withdrawFromNonce",
+      info: {
+        nonceAccount: at(0),
+        destination: at(1),
+        recentBlockhashesSysvar: at(2),
+        rentSysvar: at(3),
+        nonceAuthority: at(4),
+        lamports: data.u64(),
+      },
+    };
+  },
+  (accounts, data) => {
+    const at = accountsOf(accounts, 3);
+    return {
+      type: "initializeNonce",
+      info: {
+        nonceAccount: at(0),
+        recentBlockhashesSysvar: at(1),
+        rentSysvar: at(2),
+        nonceAuthority: data.key(),
+      },
+    };
+  },
+  (accounts, data) => {
+    const at = accountsOf(accounts, 2);
+    return {
+      type: "authorizeNonce",
+      info: { nonceAccount: at(0), nonceAuthority: at(1), newAuthorized: data.key() },
+    };
+  },
+  (accounts, data) => ({
+    type: "allocate",
+    info: { account: accountsOf(accounts, 1)(0), space: data.u64() },
+  }),
+  (accounts, data) => {
+    const at = accountsOf(accounts, 2);
+    const [base, seed, space, owner] = [data.key(), data.string(), data.u64(), data.key()];
+    return { type: "allocateWithSeed", info: { account: at(0), base, seed, space, owner } };
+  },
+  (accounts, data) => {
+    const at = accountsOf(accounts, 2);
+    const [base, seed, owner] = [data.key(), data.string(), data.key()];
+    return { type: "assignWithSeed", info: { account: at(0), base, seed, owner } };
+  },
+  (accounts, data) => {
+    const at = accountsOf(accounts, 3);
+    const [lamports, sourceSeed, sourceOwner] = [data.u64(), data.string(), data.key()];
+    return {
+      type: "transferWithSeed",
+      info: { source: at(0), sourceBase: at(1), destination: at(2), lamports, sourceSeed, sourceOwner },
+    };
+  },
+  (accounts) => ({ type: "upgradeNonce", info: { nonceAccount: accountsOf(accounts, 1)(0) } }),
+];
+
+/** The instruction's type and info, or undefined when it is not decodable. */
 export function decodeSystemInstruction(
   accounts: readonly Address[],
   data: Uint8Array,
 ): DecodedInstruction | undefined {
   if (data.length < 4) return undefined;
-  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
-  const tag = view.getUint32(0, true);
-  const u64 = (at: number): bigint => view.getBigUint64(at, true);
-  const key = (at: number): Address => toBase58(data.subarray(at, at + 32)) as Address;
-  if (tag === CREATE_ACCOUNT && data.length === 52 && accounts.length >= 2) {
-    return {
-      type: "createAccount",
-      info: {
-        source: accounts[0],
-        newAccount: accounts[1],
-        lamports: u64(4),
-        space: u64(12),
-        owner: key(20),
-      },
-    };
-  }
-  if (tag === ASSIGN && data.length === 36 && accounts.length >= 1) {
-    return { type: "assign", info: { account: accounts[0], owner: key(4) } };
-  }
-  if (tag === TRANSFER && data.length === 12 && accounts.length >= 2) {
-    return { type: "transfer", info: { source: accounts[0], destination: accounts[1], lamports: u64(4) } };
-  }
-  if (tag === ALLOCATE && data.length === 12 && accounts.length >= 1) {
-    return { type: "allocate", info: { account: accounts[0], space: u64(4) } };
-  }
-  return undefined;
+  const tag = new DataView(data.buffer, data.byteOffset, 4).getUint32(0, true);
+  const decoder = DECODERS[tag];
+  // The tag is a u32.
+  return decoder === undefined
+    ? undefined
+    : decodeOrUndefined(() => decoder(accounts, new DataReader(data, 4)));
 }

@@ -7,14 +7,15 @@
  */
 import type { Address } from "@solana/kit";
 
-import { toBase58 } from "../encoding.js";
 import { EXTENSION_TYPE_NAMES } from "../token/token-state.js";
+import {
+  accountsOf,
+  DataReader,
+  decodeOrUndefined,
+  NotDecodable,
+  type DecodedInstruction,
+} from "./instruction-data.js";
 import { uiTokenAmount } from "./token-amount.js";
-
-export interface DecodedInstruction {
-  readonly type: string;
-  readonly info: Record<string, unknown>;
-}
 
 /** AuthorityType of SetAuthority, by its byte. */
 const AUTHORITY_TYPES = [
@@ -38,53 +39,6 @@ const AUTHORITY_TYPES = [
 ] as const;
 /** The authority types that belong to a token account; the others belong to a mint. */
 const ACCOUNT_AUTHORITY_TYPES = new Set<string>(["accountOwner", "closeAccount"]);
-
-class NotDecodable extends Error {}
-
-/** Reads instruction data front to back; running past its end means "not decodable". */
-class DataReader {
-  private offset = 1;
-  constructor(private readonly data: Uint8Array) {}
-  private take(length: number): Uint8Array {
-    if (this.offset + length > this.data.length) throw new NotDecodable();
-    const bytes = this.data.subarray(this.offset, this.offset + length);
-    this.offset += length;
-    return bytes;
-  }
-  remaining(): number {
-    return this.data.length - this.offset;
-  }
-  rest(): Uint8Array {
-    return this.take(this.remaining());
-  }
-  u8(): number {
-    return this.take(1)[0]!;
-  }
-  u16(): number {
-    const bytes = this.take(2);
-    return bytes[0]! | (bytes[1]! << 8);
-  }
-  u64(): bigint {
-    const bytes = this.take(8);
-    return new DataView(bytes.buffer, bytes.byteOffset, 8).getBigUint64(0, true);
-  }
-  key(): Address {
-    return toBase58(this.take(32)) as Address;
-  }
-  /** A COption<Pubkey> in instruction data: 0, or 1 and the key. */
-  optionalKey(): Address | null {
-    const tag = this.u8();
-    if (tag === 0) return null;
-    if (tag === 1) return this.key();
-    throw new NotDecodable();
-  }
-}
-
-/** The instruction's accounts by position; a missing one means "not decodable". */
-function accountsOf(accounts: readonly Address[], needed: number) {
-  if (accounts.length < needed) throw new NotDecodable();
-  return (position: number): Address => accounts[position]!;
-}
 
 /**
  * The authority of an instruction that a single owner or a multisig may sign: the account at
@@ -278,10 +232,6 @@ export function decodeTokenInstruction(
 ): DecodedInstruction | undefined {
   const decoder = data.length === 0 ? undefined : DECODERS[data[0]!];
   if (decoder === undefined) return undefined;
-  try {
-    return decoder(accounts, new DataReader(data));
-  } catch (error) {
-    if (error instanceof NotDecodable) return undefined;
-    throw error;
-  }
+  // The tag is one byte.
+  return decodeOrUndefined(() => decoder(accounts, new DataReader(data, 1)));
 }

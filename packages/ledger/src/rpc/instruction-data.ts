@@ -1,0 +1,84 @@
+/**
+ * What the jsonParsed instruction decoders share: a reader of instruction data that gives up
+ * ("not decodable") when the data or the account list is too short for the instruction, in which
+ * case the caller shows the instruction partially decoded, as a validator does.
+ */
+import type { Address } from "@solana/kit";
+
+import { toBase58 } from "../encoding.js";
+
+export interface DecodedInstruction {
+  readonly type: string;
+  readonly info: Record<string, unknown>;
+}
+
+export class NotDecodable extends Error {}
+
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
+/** Reads instruction data front to back, from `offset` (past the tag); running past its end means "not decodable". */
+export class DataReader {
+  constructor(
+    private readonly data: Uint8Array,
+    private offset: number,
+  ) {}
+  private take(length: number): Uint8Array {
+    if (length < 0 || this.offset + length > this.data.length) throw new NotDecodable();
+    const bytes = this.data.subarray(this.offset, this.offset + length);
+    this.offset += length;
+    return bytes;
+  }
+  remaining(): number {
+    return this.data.length - this.offset;
+  }
+  rest(): Uint8Array {
+    return this.take(this.remaining());
+  }
+  u8(): number {
+    return this.take(1)[0]!;
+  }
+  u16(): number {
+    const bytes = this.take(2);
+    return bytes[0]! | (bytes[1]! << 8);
+  }
+  u64(): bigint {
+    const bytes = this.take(8);
+    return new DataView(bytes.buffer, bytes.byteOffset, 8).getBigUint64(0, true);
+  }
+  key(): Address {
+    return toBase58(this.take(32)) as Address;
+  }
+  /** A COption<Pubkey> in instruction data: 0, or 1 and the key. */
+  optionalKey(): Address | null {
+    const tag = this.u8();
+    if (tag === 0) return null;
+    if (tag === 1) return this.key();
+    throw new NotDecodable();
+  }
+  /** A bincode string: its byte length as a u64, then UTF-8. */
+  string(): string {
+    const length = this.u64();
+    if (length > BigInt(this.remaining())) throw new NotDecodable();
+    try {
+      return UTF8.decode(this.take(Number(length)));
+    } catch {
+      throw new NotDecodable();
+    }
+  }
+}
+
+/** The instruction's accounts by position; a missing one means "not decodable". */
+export function accountsOf(accounts: readonly Address[], needed: number) {
+  if (accounts.length < needed) throw new NotDecodable();
+  return (position: number): Address => accounts[position]!;
+}
+
+/** What `decode` returns, or undefined when it found the instruction not decodable. */
+export function decodeOrUndefined(decode: () => DecodedInstruction): DecodedInstruction | undefined {
+  try {
+    return decode();
+  } catch (error) {
+    if (error instanceof NotDecodable) return undefined;
+    throw error;
+  }
+}
