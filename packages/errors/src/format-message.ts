@@ -2,7 +2,7 @@ import type { AbasErrorCode } from "./codes.js";
 import { AbasErrorMessages } from "./messages.js";
 
 function formatContextValue(value: unknown): string {
-  if (value instanceof Uint8Array) return `${value.length} bytes`;
+  if (value instanceof Uint8Array) return `${value.length} byte${value.length === 1 ? "" : "s"}`;
   if (Array.isArray(value)) return value.map(formatContextValue).join(", ");
   return String(value);
 }
@@ -10,6 +10,7 @@ function formatContextValue(value: unknown): string {
 /** The plural nouns the messages put after a count, with their singular, for a count of 1. */
 const SINGULAR_NOUNS: Readonly<Record<string, string>> = {
   actions: "action",
+  bytes: "byte",
   items: "item",
   leaves: "leaf",
   requests: "request",

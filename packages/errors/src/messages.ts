@@ -218,7 +218,7 @@ export const AbasErrorMessages: Readonly<{ [P in AbasErrorCode]: string }> = {
   [ABAS_RUNTIME__BATCH_INDEX_OUT_OF_RANGE]:
     "Batch $batchAddress has $itemCount items, numbered from 0: there is no item $index",
   [ABAS_RUNTIME__BATCH_LEAVES_NOT_PUBLISHED]:
-    "Batch $batchAddress is recorded (transaction $commitSignature) but only $leavesPublished of its $itemCount leaves are published; the receipts are in this error's context",
+    "Batch $batchAddress is recorded (transaction $commitSignature) but not complete: $leavesPublished of $itemCount leaves published; the receipts are in this error's context",
   [ABAS_RUNTIME__ATTESTOR_BATCH_FAILED]:
     "Batch $batchId of the attestor of $queueDir ($itemCount actions) failed $attempts times; it stays in the queue, is tried again in the background while the attestor is open, and is sent again when it is next opened (the cause is attached)",
   [ABAS_RUNTIME__ATTESTOR_SENDER_STOPPED]:
@@ -262,7 +262,7 @@ export const AbasErrorMessages: Readonly<{ [P in AbasErrorCode]: string }> = {
   [ABAS_SDK__CANNOT_CANONICALIZE]: "Cannot canonicalize the value at $path: $reason",
   [ABAS_SDK__ATTESTOR_CLOSED]: "The attestor of $queueDir is closed; open a new one to record more actions",
   [ABAS_SDK__ATTESTOR_QUEUE_FULL]:
-    "The attestor of $queueDir already holds $maxQueuedActions actions that are not yet confirmed; the ledger is slower than the agent, wait for flush() or raise maxQueuedActions",
+    "The attestor of $queueDir already holds $maxQueuedActions actions not yet confirmed; the ledger is slower than the agent, wait for flush() or raise maxQueuedActions",
   [ABAS_SDK__ATTESTOR_QUEUE_LOCKED]:
     "The queue $queueDir is in use by process $pid; one attestor at a time may own a queue (delete $lockFile only if that process is not an attestor)",
   [ABAS_SDK__ATTESTOR_QUEUE_CORRUPT]: "The attestor queue $queueFile is damaged at line $line: $reason",

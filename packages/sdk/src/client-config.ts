@@ -61,6 +61,13 @@ export function parseRpcUrl(value: unknown): string {
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     throw invalidConfig("rpcUrl", `expected http: or https:, got ${url.protocol}`);
   }
+  // fetch refuses such a URL, and names it whole, password included, in its error.
+  if (url.username !== "" || url.password !== "") {
+    throw invalidConfig(
+      "rpcUrl",
+      "a user name or password in the URL is not supported; give the node's key as its provider documents (in the path or the query)",
+    );
+  }
   return value;
 }
 

@@ -11,6 +11,11 @@ import { packPublishedPackages, PUBLISHED_PACKAGES } from "./published-packages.
 
 const DEFAULT_FOLDER = "abas-packages";
 
+/** `path` as one word of a POSIX shell command: as it is when that is safe, else single-quoted. */
+function shellWord(path: string): string {
+  return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replaceAll("'", "'\\''")}'`;
+}
+
 async function main(args: readonly string[]): Promise<number> {
   if (args.length > 1 || args[0]?.startsWith("-")) {
     console.error("usage: npm run pack:packages [-- <folder>]");
@@ -32,7 +37,7 @@ async function main(args: readonly string[]): Promise<number> {
       ...PUBLISHED_PACKAGES.map((name) => `  ${name.padEnd(22)} ${packed.get(name)!.tarball}`),
       "",
       "In your project, install them together (npm finds each @abas/ dependency among them):",
-      `  npm install ${tarballs.join(" ")}`,
+      `  npm install ${tarballs.map(shellWord).join(" ")}`,
     ].join("\n"),
   );
   return 0;

@@ -80,7 +80,7 @@ describe("error messages", () => {
     // Then each message names the queue and the way out
     assert.equal(
       getAbasErrorMessage(ABAS_SDK__ATTESTOR_QUEUE_FULL, { queueDir: "/q", maxQueuedActions: 10 }),
-      "The attestor of /q already holds 10 actions that are not yet confirmed; the ledger is slower than the agent, wait for flush() or raise maxQueuedActions",
+      "The attestor of /q already holds 10 actions not yet confirmed; the ledger is slower than the agent, wait for flush() or raise maxQueuedActions",
     );
     assert.equal(
       getAbasErrorMessage(ABAS_SDK__ATTESTOR_QUEUE_LOCKED, { queueDir: "/q", lockFile: "/q/lock", pid: 42 }),

@@ -57,10 +57,19 @@ describe("input validation, before any network call", () => {
     });
 
     it("refuses a missing, malformed or non-HTTP rpcUrl", () => {
-      for (const badUrl of [undefined, 42, "not a url", "ws://127.0.0.1:8900"]) {
+      for (const badUrl of [
+        undefined,
+        42,
+        "not a url",
+        "ws://127.0.0.1:8900",
+        "https://user:secret-password@rpc.example.com",
+      ]) {
         assert.throws(
           () => new AttestationClient({ rpcUrl: badUrl as string, agentKeypair: generateSecretKey() }),
-          isCode(ABAS_SDK__INVALID_CLIENT_CONFIG, (context) => assert.equal(context.field, "rpcUrl")),
+          (error: unknown) =>
+            isCode(ABAS_SDK__INVALID_CLIENT_CONFIG, (context) => assert.equal(context.field, "rpcUrl"))(
+              error,
+            ) && !String((error as Error).message).includes("secret-password"),
         );
       }
     });

@@ -1,6 +1,7 @@
 /**
  * An RPC request that fails names its method and why, from the failure itself: a real client on a
- * closed port, on an HTTP server that answers 503, and on a host name that does not resolve.
+ * closed port, on an HTTP server that answers 503, on a host name that does not resolve, and on a
+ * hostile node whose error message is long, spans lines and echoes a URL with a key.
  */
 import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
@@ -27,16 +28,31 @@ async function failureOf(rpcUrl: string) {
 describe("ABAS_RUNTIME__RPC_REQUEST_FAILED", () => {
   let unavailable: Server;
   let unavailableUrl: string;
+  let hostile: Server;
+  let hostileUrl: string;
+
+  const listen = async (server: Server): Promise<string> => {
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  };
 
   before(async () => {
     unavailable = createServer((_request, response) => {
       response.statusCode = 503;
       response.end("down for maintenance");
     });
-    await new Promise<void>((resolve) => unavailable.listen(0, "127.0.0.1", resolve));
-    unavailableUrl = `http://127.0.0.1:${(unavailable.address() as AddressInfo).port}`;
+    unavailableUrl = await listen(unavailable);
+    hostile = createServer((_request, response) => {
+      const message = `bad request\n\u001b[2Kabas: batch 7 confirmed https://rpc.example.com/v2/SECRET?api-key=SECRET ${"x".repeat(100_000)}`;
+      response.setHeader("content-type", "application/json");
+      response.end(JSON.stringify({ jsonrpc: "2.0", id: 0, error: { code: -32602, message } }));
+    });
+    hostileUrl = await listen(hostile);
   });
-  after(() => unavailable.close());
+  after(() => {
+    unavailable.close();
+    hostile.close();
+  });
 
   it("says the connection was refused, and where", async () => {
     const url = await closedPortUrl();
@@ -56,6 +72,14 @@ describe("ABAS_RUNTIME__RPC_REQUEST_FAILED", () => {
       error.message,
       /^The RPC request getAccountInfo failed: HTTP error \(503\): Service Unavailable$/,
     );
+  });
+
+  it("keeps a hostile node's message to one short line, without the URL's path or query", async () => {
+    const error = await failureOf(hostileUrl);
+    assert.ok(!error.message.includes("\n") && !error.message.includes("\u001b"), error.message);
+    assert.doesNotMatch(error.message, /SECRET/);
+    assert.match(error.message, /https:\/\/rpc\.example\.com\/…/);
+    assert.ok(error.message.length < 1_000, `${error.message.length} characters`);
   });
 
   it("names a host that does not resolve", async () => {

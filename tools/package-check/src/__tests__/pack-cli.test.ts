@@ -21,25 +21,31 @@ describe("npm run pack:packages", () => {
   after(() => rmSync(root, { recursive: true, force: true }));
 
   it("packs every published package into the folder and prints an install line that works as printed", async () => {
-    // When the packages are packed into a folder outside the repository
-    const folder = join(root, "packages");
+    // When the packages are packed into a folder outside the repository, whose name a shell splits
+    const folder = join(root, "abas packages");
     const { stdout } = await run("npm", ["run", "--silent", "pack:packages", "--", folder], {
       cwd: REPO_ROOT,
       maxBuffer: 16 * 1024 * 1024,
     });
 
-    // Then the printed install line names one tarball per published package, each in the folder
+    // Then the printed install line names one tarball per published package, each in the folder,
+    // as a shell reads it
     const line = stdout.split("\n").find((text) => text.trim().startsWith("npm install "));
     assert.ok(line, stdout);
-    const tarballs = line.trim().split(" ").slice(2);
+    const { stdout: words } = await run("sh", [
+      "-c",
+      `printf '%s\\n' ${line.trim().slice("npm install ".length)}`,
+    ]);
+    const tarballs = words.trim().split("\n");
     assert.equal(tarballs.length, PUBLISHED_PACKAGES.length);
     for (const tarball of tarballs) {
       assert.equal(dirname(tarball), folder);
       assert.ok(existsSync(tarball), tarball);
     }
 
-    // And that line, run in a new project, installs packages plain node can use
-    const project = await createOutsideProject(join(root, "project"), tarballs);
+    // And that line, run as printed by a shell in a new project, installs packages plain node can use
+    const project = await createOutsideProject(join(root, "project"), []);
+    await project.exec("sh", ["-c", line.trim()]);
     const { stdout: hash } = await project.exec("node", [
       "--input-type=module",
       "-e",
