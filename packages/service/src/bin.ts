@@ -4,11 +4,29 @@
  * indexer on SQLite and the REST API, in one process; prints where everything is; Ctrl-C stops
  * it cleanly and the next start resumes with the same data.
  */
+import { readFileSync } from "node:fs";
+
 import { loadServiceConfig, ServiceConfigError } from "./config.js";
 import { describeRunningService, waitForStopSignal } from "./running-service-text.js";
 import { startService } from "./start-service.js";
 
-async function main(): Promise<number> {
+/** The usage: no arguments; the settings, with their defaults, are those of .env.example. */
+function usage(): string {
+  const settings = readFileSync(new URL("../.env.example", import.meta.url), "utf8");
+  return `Usage: npm start (abas-service), with no arguments: every setting is an environment variable.\n\n${settings}`;
+}
+
+async function main(args: readonly string[]): Promise<number> {
+  if (args.length === 1 && (args[0] === "--help" || args[0] === "-h")) {
+    process.stdout.write(usage());
+    return 0;
+  }
+  if (args.length > 0) {
+    process.stderr.write(
+      `abas-service: unknown argument ${args[0]}; settings are environment variables (see npm start -- --help)\n`,
+    );
+    return 2;
+  }
   let config;
   try {
     config = loadServiceConfig(process.env);
@@ -31,7 +49,7 @@ async function main(): Promise<number> {
   return 0;
 }
 
-main().then(
+main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
   },

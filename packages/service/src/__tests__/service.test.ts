@@ -150,6 +150,19 @@ test("npm start stops with the service when its npm process is sent SIGTERM, as 
   }
 });
 
+test("abas-service takes no arguments: --help prints its settings, anything else is refused with exit code 2", () => {
+  const help = spawnSync(tsx, [serviceBin, "--help"], { env, encoding: "utf8" });
+  assert.equal(help.status, 0, help.stderr);
+  assert.match(help.stdout, /^Usage: npm start \(abas-service\)/);
+  assert.match(help.stdout, /^LEDGER_RPC_PORT=8899$/m);
+  const unknown = spawnSync(tsx, [serviceBin, "--port", "9000"], { env, encoding: "utf8" });
+  assert.equal(unknown.status, 2);
+  assert.equal(
+    unknown.stderr,
+    "abas-service: unknown argument --port; settings are environment variables (see npm start -- --help)\n",
+  );
+});
+
 async function waitFor(condition: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
