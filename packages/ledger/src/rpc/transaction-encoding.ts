@@ -11,6 +11,7 @@ import type { LoadedAddresses } from "../transactions/address-lookup-tables.js";
 import type { InnerInstructions, TokenBalance, TransactionMeta } from "../transactions/transaction-meta.js";
 import { isStaticAccountWritable, type WireTransaction } from "../transactions/wire-transaction.js";
 import { renderParsedInstruction } from "./parsed-instruction.js";
+import { BPF_LOADER_UPGRADEABLE, RESERVED_ACCOUNT_KEYS } from "./reserved-account-keys.js";
 import { uiTokenAmount } from "./token-amount.js";
 
 export type TransactionEncoding = "json" | "jsonParsed" | "base64" | "base58";
@@ -48,16 +49,26 @@ function allKeys(transaction: WireTransaction, loaded: LoadedAddresses): readonl
   return [...transaction.staticAccountKeys, ...loaded.writable, ...loaded.readonly];
 }
 
-/** Every account key, the loaded ones after the static ones, with signer, writable and source. */
+/**
+ * Every account key, the loaded ones after the static ones, with signer, writable and source.
+ * As on a validator, a key the header (or a lookup table) makes writable shows read-only when the
+ * runtime never write-locks it (a reserved key), or when it is a program an instruction calls and
+ * the upgradeable loader is not among the keys.
+ */
 function annotatedAccountKeys(transaction: WireTransaction, loaded: LoadedAddresses): unknown[] {
   const staticCount = transaction.staticAccountKeys.length;
-  return allKeys(transaction, loaded).map((pubkey, index) => ({
+  const keys = allKeys(transaction, loaded);
+  const called = new Set(transaction.instructions.map((instruction) => instruction.programIdIndex));
+  const demotesPrograms = !keys.includes(BPF_LOADER_UPGRADEABLE as Address);
+  return keys.map((pubkey, index) => ({
     pubkey,
     signer: index < transaction.header.numRequiredSignatures,
     writable:
-      index < staticCount
+      (index < staticCount
         ? isStaticAccountWritable(transaction, index)
-        : index < staticCount + loaded.writable.length,
+        : index < staticCount + loaded.writable.length) &&
+      !RESERVED_ACCOUNT_KEYS.has(pubkey) &&
+      !(demotesPrograms && called.has(index)),
     source: index < staticCount ? "transaction" : "lookupTable",
   }));
 }
