@@ -10,8 +10,12 @@ import { after, before, describe, test } from "node:test";
 import {
   approveChecked,
   createAssociatedTokenAccount,
+  createInitializeMintInstruction,
+  createInitializeScaledUiAmountConfigInstruction,
   createMint,
+  ExtensionType,
   getAccount,
+  getMintLen,
   mintTo,
   revoke,
   TOKEN_2022_PROGRAM_ID,
@@ -19,7 +23,15 @@ import {
   transferChecked,
   unpackAccount,
 } from "@solana/spl-token";
-import { Connection, Keypair, LAMPORTS_PER_SOL, PublicKey } from "@solana/web3.js";
+import {
+  Connection,
+  Keypair,
+  LAMPORTS_PER_SOL,
+  PublicKey,
+  sendAndConfirmTransaction,
+  SystemProgram,
+  Transaction,
+} from "@solana/web3.js";
 import { address } from "@solana/kit";
 
 import { spawnLedgerProcess } from "../index.js";
@@ -321,6 +333,43 @@ describe("token methods", () => {
     assert.deepEqual(
       largest.value.map((entry) => entry.address.toBase58()),
       [account2022.toBase58()],
+    );
+  });
+
+  test("a Token-2022 mint's extensions in jsonParsed carry a validator's names (scaledUiAmountConfig)", async () => {
+    // Given a Token-2022 mint with the ScaledUiAmount extension, created with spl-token's instructions
+    const mint = Keypair.generate();
+    const space = getMintLen([ExtensionType.ScaledUiAmountConfig]);
+    const lamports = await connection.getMinimumBalanceForRentExemption(space);
+    await sendAndConfirmTransaction(
+      connection,
+      new Transaction().add(
+        SystemProgram.createAccount({
+          fromPubkey: payer.publicKey,
+          newAccountPubkey: mint.publicKey,
+          space,
+          lamports,
+          programId: TOKEN_2022_PROGRAM_ID,
+        }),
+        createInitializeScaledUiAmountConfigInstruction(
+          mint.publicKey,
+          payer.publicKey,
+          2,
+          TOKEN_2022_PROGRAM_ID,
+        ),
+        createInitializeMintInstruction(mint.publicKey, 6, payer.publicKey, null, TOKEN_2022_PROGRAM_ID),
+      ),
+      [payer, mint],
+    );
+
+    // When it is read in jsonParsed
+    const { value } = await connection.getParsedAccountInfo(mint.publicKey);
+
+    // Then its extension is named as the account decoder of a validator names it
+    const parsed = (value?.data as { parsed: { info: { extensions: { extension: string }[] } } }).parsed;
+    assert.deepEqual(
+      parsed.info.extensions.map(({ extension }) => extension),
+      ["scaledUiAmountConfig"],
     );
   });
 

@@ -48,12 +48,26 @@ function tokenAccountInfo(account: TokenAccount, decimals: number): Record<strin
   };
 }
 
+/**
+ * The names a validator's account decoder gives extensions where they differ from the extension
+ * types' own names (which instructions such as getAccountDataSize use).
+ */
+const ACCOUNT_EXTENSION_NAMES: Readonly<Record<string, string>> = {
+  scaledUiAmount: "scaledUiAmountConfig",
+  pausable: "pausableConfig",
+};
+
 /** `extensions: [{ extension }]` when the account has any, as validators list them. */
 function extensionsOf(data: Uint8Array): { extensions?: { extension: string }[] } {
   const types = extensionTypesOf(data);
   if (types.length === 0) return {};
   return {
-    extensions: types.map((type) => ({ extension: EXTENSION_TYPE_NAMES[type] ?? "unparseableExtension" })),
+    extensions: types.map((type) => {
+      const name = EXTENSION_TYPE_NAMES[type];
+      return {
+        extension: name === undefined ? "unparseableExtension" : (ACCOUNT_EXTENSION_NAMES[name] ?? name),
+      };
+    }),
   };
 }
 
