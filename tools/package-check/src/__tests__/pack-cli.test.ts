@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -52,6 +52,21 @@ describe("npm run pack:packages", () => {
       'import { AttestationClient } from "@abas/sdk"; console.log(await AttestationClient.hashAction("{}"));',
     ]);
     assert.match(hash.trim(), /^[0-9a-f]{64}$/);
+  });
+
+  it("names a folder it cannot create, with exit code 1, before packing anything", async () => {
+    const underAFile = join(root, "a-file");
+    writeFileSync(underAFile, "");
+    await assert.rejects(
+      run("npm", ["run", "--silent", "pack:packages", "--", join(underAFile, "packages")], {
+        cwd: REPO_ROOT,
+      }),
+      (error: { code?: number; stderr?: string }) =>
+        error.code === 1 &&
+        (error.stderr ?? "").startsWith(
+          `pack:packages: cannot create ${join(underAFile, "packages")}: ENOTDIR`,
+        ),
+    );
   });
 
   it("refuses an option it does not know, with its usage and exit code 2", async () => {
