@@ -4,6 +4,7 @@
  * encodings; and as getBlock's `transactionDetails: "accounts"` lists them (signatures and
  * annotated account keys, balances only). A transaction's own instructions are at stack height 1.
  */
+import { BPF_LOADER_UPGRADEABLE_ADDRESS } from "@abas/program-client";
 import type { Address } from "@solana/kit";
 
 import { fromBase58, toBase58, toBase64 } from "../encoding.js";
@@ -11,7 +12,7 @@ import type { LoadedAddresses } from "../transactions/address-lookup-tables.js";
 import type { InnerInstructions, TokenBalance, TransactionMeta } from "../transactions/transaction-meta.js";
 import { isStaticAccountWritable, type WireTransaction } from "../transactions/wire-transaction.js";
 import { renderParsedInstruction } from "./parsed-instruction.js";
-import { BPF_LOADER_UPGRADEABLE, RESERVED_ACCOUNT_KEYS } from "./reserved-account-keys.js";
+import { RESERVED_ACCOUNT_KEYS } from "./reserved-account-keys.js";
 import { uiTokenAmount } from "./token-amount.js";
 
 export type TransactionEncoding = "json" | "jsonParsed" | "base64" | "base58";
@@ -59,7 +60,7 @@ function annotatedAccountKeys(transaction: WireTransaction, loaded: LoadedAddres
   const staticCount = transaction.staticAccountKeys.length;
   const keys = allKeys(transaction, loaded);
   const called = new Set(transaction.instructions.map((instruction) => instruction.programIdIndex));
-  const demotesPrograms = !keys.includes(BPF_LOADER_UPGRADEABLE as Address);
+  const demotesPrograms = !keys.includes(BPF_LOADER_UPGRADEABLE_ADDRESS);
   return keys.map((pubkey, index) => ({
     pubkey,
     signer: index < transaction.header.numRequiredSignatures,
