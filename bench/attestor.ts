@@ -22,7 +22,7 @@ import { AttestationClient, generateSecretKey } from "@abas/sdk";
 import { Attestor, type QueueDurability } from "@abas/sdk/attestor";
 import { format, resolveConfig } from "prettier";
 
-import { timeFlushes, type FlushPlacement } from "./disk-flush.js";
+import { timeAppendFlushes } from "./disk-flush.js";
 import { docsSectionEnd, docsSectionStart, withDocsSection } from "./docs-sections.js";
 import { runPaced } from "./paced.js";
 import { startCpuClock } from "./process-cpu.js";
@@ -263,40 +263,30 @@ async function measureDrain(ledger: TestLedger, agent: Agent) {
 
 const QUEUE_LINE = Buffer.from(`${JSON.stringify({ a: 1, h: "ab".repeat(32), t: 1, p: 0 })}\n`);
 
-/**
- * Writes of a queue-sized line, each flushed (fdatasync): FLUSHES back to back, or as the hot path
- * does; into zero-filled space, as the queue writes, unless told otherwise.
- */
-async function timeLineFlushes(
-  paced = false,
-  placement: FlushPlacement = "zero-filled",
-): Promise<{ p50Ms: number; p99Ms: number }> {
+/** Appends of a queue-sized line, each flushed (fdatasync): FLUSHES back to back, or as the hot path does. */
+async function timeFlushes(paced = false): Promise<{ p50Ms: number; p99Ms: number }> {
   const latencies = paced
-    ? await timeFlushes(QUEUE_LINE, RATE_PER_SECOND * SECONDS, { perSecond: RATE_PER_SECOND, placement })
-    : await timeFlushes(QUEUE_LINE, FLUSHES, { placement });
+    ? await timeAppendFlushes(QUEUE_LINE, RATE_PER_SECOND * SECONDS, RATE_PER_SECOND)
+    : await timeAppendFlushes(QUEUE_LINE, FLUSHES);
   return { p50Ms: round3(percentile(latencies, 50)), p99Ms: round3(percentile(latencies, 99)) };
 }
 
 /**
  * The floor of `record` with "fsync" durability: the disk's own flush, alone (back to back, then at
- * the hot path's rate and length), then with every core kept busy by a process that only spins;
- * and, for comparison, the same line appended at the end of a file instead, back to back.
+ * the hot path's rate and length), then with every core kept busy by a process that only spins.
  */
 async function measureDiskFlush() {
-  const alone = await timeLineFlushes();
-  const appended = await timeLineFlushes(false, "append");
-  const paced = await timeLineFlushes(true);
+  const alone = await timeFlushes();
+  const paced = await timeFlushes(true);
   const spinners = Array.from({ length: availableParallelism() }, () =>
     spawn(process.execPath, ["-e", "for (;;) {}"], { stdio: "ignore" }),
   );
   try {
     await new Promise((resolve) => setTimeout(resolve, 200));
-    const busy = await timeLineFlushes();
+    const busy = await timeFlushes();
     return {
       flushes: FLUSHES,
       ...alone,
-      appendedP50Ms: appended.p50Ms,
-      appendedP99Ms: appended.p99Ms,
       pacedFlushes: RATE_PER_SECOND * SECONDS,
       pacedP50Ms: paced.p50Ms,
       pacedP99Ms: paced.p99Ms,
@@ -408,19 +398,13 @@ function docsSection(results: {
       ? []
       : [
           "",
-          `The floor of \`fsync\`: on this disk one queue line written into the queue file's zero-filled space and ` +
-            `flushed (\`fdatasync\`) takes p50 ${results.diskFlush.p50Ms} ms, p99 ${results.diskFlush.p99Ms} ms ` +
-            `(${number(results.diskFlush.flushes)} flushes back to back in the queues' directory, nothing else running)` +
+          `The floor of \`fsync\`: on this disk one queue line appended and flushed (\`fdatasync\`) takes ` +
+            `p50 ${results.diskFlush.p50Ms} ms, p99 ${results.diskFlush.p99Ms} ms (${number(results.diskFlush.flushes)} ` +
+            "flushes back to back in the queues' directory, nothing else running)" +
             (results.diskFlush.pacedP99Ms === undefined
               ? ". "
               : `, and p50 ${results.diskFlush.pacedP50Ms} ms, p99 ${results.diskFlush.pacedP99Ms} ms at the hot path's ` +
                 `${number(RATE_PER_SECOND)} a second for ${SECONDS} s. `) +
-            (results.diskFlush.appendedP99Ms === undefined
-              ? ""
-              : `The same line appended at the end of a file takes p50 ${results.diskFlush.appendedP50Ms} ms, ` +
-                `p99 ${results.diskFlush.appendedP99Ms} ms back to back: that flush must also commit the file's new ` +
-                "size to the file system's journal, which is why the queue keeps zero-filled space (1 MiB at a " +
-                "time, filled ahead by the sender thread) and writes each line into it. ") +
             "`record` returns only after its own line is on the disk, and it is synchronous, so no two calls of one " +
             "agent ever wait for the same flush: group commit, which shares one flush among writers waiting " +
             "together, has nothing to share. The table times the flush inside each call apart from the rest of " +

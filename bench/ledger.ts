@@ -54,7 +54,7 @@ import {
 import { FailedTransactionMetadata } from "litesvm";
 
 import { createTestLedger, registerAgent } from "../program/tests/harness.js";
-import { timeFlushes } from "./disk-flush.js";
+import { timeAppendFlushes } from "./disk-flush.js";
 
 const COMMAND = "npm run bench:ledger";
 const CLIENTS = 16;
@@ -233,7 +233,7 @@ const FDATASYNC_SAMPLES = 200;
 const RECORD_BYTES = 1500;
 
 async function measureFdatasync(): Promise<LedgerResults["fdatasync"]> {
-  const times = await timeFlushes(new Uint8Array(RECORD_BYTES).fill(7), FDATASYNC_SAMPLES);
+  const times = await timeAppendFlushes(new Uint8Array(RECORD_BYTES).fill(7), FDATASYNC_SAMPLES);
   const at = (p: number): number =>
     round(times[Math.min(times.length - 1, Math.ceil(p * times.length) - 1)]!, 2);
   return { samples: FDATASYNC_SAMPLES, p50Ms: at(0.5), p99Ms: at(0.99) };

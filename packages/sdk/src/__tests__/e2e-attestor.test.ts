@@ -12,6 +12,7 @@ import {
   mkdtempSync,
   readFileSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
@@ -46,10 +47,6 @@ import { addressOf, fundedSecretKey, startTestLedger, type TestLedger } from "./
 import { captureThreads, SENDER_THREAD_FAULTS } from "./support/sender-thread-faults.js";
 
 const ACTION_TYPES = ["Transaction", "ToolCall", "Decision", "ModelInvocation"] as const;
-
-/** The queue file's lines, without the zero-filled space the attestor keeps ahead of them. */
-const queueText = (queueDir: string): string =>
-  readFileSync(join(queueDir, QUEUE_FILE_NAME), "utf8").replaceAll("\0", "");
 
 describe("Attestor on the local ledger", () => {
   let ledger: TestLedger;
@@ -164,7 +161,7 @@ describe("Attestor on the local ledger", () => {
       ],
     );
     // And with nothing left to do, the queue file is empty again
-    assert.equal(queueText(queueDir), "");
+    assert.equal(readFileSync(join(queueDir, QUEUE_FILE_NAME), "utf8"), "");
     await attestor.close();
   });
 
@@ -192,7 +189,7 @@ describe("Attestor on the local ledger", () => {
     await Promise.all(recorded.map((action) => action.receipt));
     // Then the receipts are out, but the batch is not closed on disk and flush waits
     assert.equal(attestor.metrics.confirmed, 2);
-    assert.doesNotMatch(queueText(queueDir), /"d":/);
+    assert.doesNotMatch(readFileSync(join(queueDir, QUEUE_FILE_NAME), "utf8"), /"d":/);
     assert.equal(flushed, false);
     // And once the hook is done, flush returns with both receipts saved and the queue file emptied
     release();
@@ -201,7 +198,7 @@ describe("Attestor on the local ledger", () => {
       saved,
       recorded.map((action) => action.actionHash),
     );
-    assert.equal(queueText(queueDir), "");
+    assert.equal(readFileSync(join(queueDir, QUEUE_FILE_NAME), "utf8"), "");
     await attestor.close();
   });
 
@@ -242,7 +239,7 @@ describe("Attestor on the local ledger", () => {
     // after the ledger confirmed the batch (a fault injected on purpose: the queue file is written
     // by hand, in the attestor's format)
     const queueFile = join(queueDir, QUEUE_FILE_NAME);
-    assert.equal(queueText(queueDir), "");
+    assert.equal(readFileSync(queueFile, "utf8"), "");
     writeFileSync(
       queueFile,
       [
@@ -399,7 +396,7 @@ describe("Attestor on the local ledger", () => {
     await attestor.close();
     // Then close returned after the three deliveries, with the batch finished on disk
     assert.deepEqual([attestor.metrics.confirmed, deliveriesDone], [3, 3]);
-    assert.match(queueText(queueDir), /"d":1/);
+    assert.match(readFileSync(join(queueDir, QUEUE_FILE_NAME), "utf8"), /"d":1/);
     // And an attestor opened on the queue afterwards delivers nothing again
     const again: BatchItemReceipt[] = [];
     const reopened = await Attestor.open(backgroundOptions((receipt) => void again.push(receipt)));
@@ -572,7 +569,7 @@ describe("Attestor on the local ledger", () => {
     assert.equal(attestor.metrics.failed, 1);
     await attestor.close();
     // And the batch is still in the queue: the next open sends it again
-    assert.match(queueText(queueDir), /"b":1/);
+    assert.match(readFileSync(join(queueDir, QUEUE_FILE_NAME), "utf8"), /"b":1/);
     assert.equal(
       (await readAgentBatches(ledger, await addressOf(agentKeypair))).every((batch) => batch.isComplete),
       true,
@@ -605,9 +602,9 @@ describe("Attestor on the local ledger", () => {
       for (const { receipt } of recorded) await assert.rejects(receipt, stopped);
       // And record refuses with it, writing nothing
       const queueFile = join(queueDir, QUEUE_FILE_NAME);
-      const queued = readFileSync(queueFile);
+      const queueSize = statSync(queueFile).size;
       assert.throws(() => attestor.record({ actionType: "ToolCall", payload: "after the fault" }), stopped);
-      assert.deepEqual(readFileSync(queueFile), queued);
+      assert.equal(statSync(queueFile).size, queueSize);
       // And flush and close reject with it, close releasing the queue
       await assert.rejects(attestor.flush(), stopped);
       await assert.rejects(attestor.close(), stopped);

@@ -163,7 +163,7 @@ export class Attestor {
     const { journal, backlog } = opened;
     const { maxQueuedActions: _bound, onReceipt: _hook, ...senderOptions } = resolved;
     const setup: SenderSetup = {
-      journal: journal.shared,
+      journalFd: journal.fd,
       settings: context.settings,
       agentKeyPair: agent.keyPair,
       operatorKeyPair: operator.keyPair,

@@ -1,18 +1,14 @@
 /**
- * The attestor's on-disk queue: one file of JSON lines. An action line is written before `record`
- * returns; a batch line fixes which actions form a batch before anything is sent, so a restart
- * sends exactly the same batch (same items, salts and so Merkle root) again; a done line closes a
- * batch once its root and every leaf are on the ledger.
- *
- * The file is kept zero-filled ahead of its last line (see `QueueSpace`), and each line is written
- * at a place reserved for it: a flush then writes data only, while flushing a line appended at
- * the end of a file must also commit the file's new size to the file system's journal, which
- * costs most of the flush's time.
+ * The attestor's on-disk queue: one append-only file of JSON lines. An action line is written
+ * before `record` returns; a batch line fixes which actions form a batch before anything is sent,
+ * so a restart sends exactly the same batch (same items, salts and so Merkle root) again; a done
+ * line closes a batch once its root and every leaf are on the ledger.
  */
 import {
   closeSync,
   existsSync,
   fdatasyncSync,
+  fstatSync,
   fsyncSync,
   ftruncateSync,
   openSync,
@@ -99,35 +95,20 @@ function parseJournalLine(text: string): JournalLine | undefined {
   }
 }
 
-/**
- * The file's complete lines, in order. The text after the last newline was never a complete line:
- * its record call did not return. Zero bytes are space no line was written to: reserved by a
- * call that never wrote (the process died), or not written to the disk when the power went, so
- * the text before the last zero of a line's text belongs to no complete line and is dropped; the
- * text after it is a line of its own only if it reads as one (the tail of a torn line does not).
- */
-function completeLines(queueFile: string): Array<{ text: string; afterGap: boolean }> {
+/** Replays the file. A torn last line (the process died while writing it) is dropped. */
+export function readQueueBacklog(queueFile: string): QueueBacklog {
   const text = existsSync(queueFile) ? readFileSync(queueFile, "utf8") : "";
   const lines = text.split("\n");
+  // The text after the last newline was never a complete line: its record call did not return.
   lines.pop();
-  return lines.map((line) => {
-    const gapEnd = line.lastIndexOf("\0");
-    return gapEnd === -1 ? { text: line, afterGap: false } : { text: line.slice(gapEnd + 1), afterGap: true };
-  });
-}
-
-/** Replays the file. A torn line (the process died while writing it) is dropped. */
-export function readQueueBacklog(queueFile: string): QueueBacklog {
-  const lines = completeLines(queueFile);
   const actions = new Map<number, QueuedAction>();
   const batches = new Map<number, QueuedBatch>();
   const batched = new Set<number>();
   const done = new Set<number>();
   let nextActionId = 1;
   let nextBatchId = 1;
-  lines.forEach(({ text, afterGap }, index) => {
-    const entry = parseJournalLine(text);
-    if (entry === undefined && afterGap) return;
+  lines.forEach((line, index) => {
+    const entry = parseJournalLine(line);
     if (entry === undefined) {
       throw new AbasError(ABAS_SDK__ATTESTOR_QUEUE_CORRUPT, {
         queueFile,
@@ -185,121 +166,32 @@ function syncDirectory(dir: string): void {
   }
 }
 
-/** How much zero-filled space the file gets at a time. */
-export const QUEUE_SPACE_STEP_BYTES = 1 << 20;
-
 /**
- * Where the next line goes and how far the file is zero-filled, shared by the threads that write
- * the file: each line gets its own place (so lines of two threads never mix), and the file is
- * zero-filled further, under a lock, before a line is written past its zero-filled part.
- */
-class QueueSpace {
-  static readonly #END = 0;
-  static readonly #FILLED = 1;
-  readonly #fd: number;
-  readonly #offsets: BigInt64Array;
-  readonly #lock: Int32Array;
-
-  constructor(
-    readonly shared: SharedArrayBuffer,
-    fd: number,
-  ) {
-    this.#fd = fd;
-    this.#offsets = new BigInt64Array(shared, 0, 2);
-    this.#lock = new Int32Array(shared, 16, 1);
-  }
-
-  static create(fd: number, end: number, filled: number): QueueSpace {
-    const space = new QueueSpace(new SharedArrayBuffer(24), fd);
-    Atomics.store(space.#offsets, QueueSpace.#END, BigInt(end));
-    Atomics.store(space.#offsets, QueueSpace.#FILLED, BigInt(filled));
-    return space;
-  }
-
-  get end(): number {
-    return Number(Atomics.load(this.#offsets, QueueSpace.#END));
-  }
-
-  /** Reserves `length` bytes for a line, in zero-filled space, and returns where they start. */
-  reserve(length: number): number {
-    const offset = Number(Atomics.add(this.#offsets, QueueSpace.#END, BigInt(length)));
-    this.fill(offset + length);
-    return offset;
-  }
-
-  /** Zero-fills the file (in steps, each flushed) until it holds `needed` bytes. */
-  fill(needed: number): void {
-    if (Number(Atomics.load(this.#offsets, QueueSpace.#FILLED)) >= needed) return;
-    this.#locked(() => {
-      let filled = Number(Atomics.load(this.#offsets, QueueSpace.#FILLED));
-      while (filled < needed) {
-        writeFully(this.#fd, Buffer.alloc(QUEUE_SPACE_STEP_BYTES), filled);
-        fdatasyncSync(this.#fd);
-        filled += QUEUE_SPACE_STEP_BYTES;
-        Atomics.store(this.#offsets, QueueSpace.#FILLED, BigInt(filled));
-      }
-    });
-  }
-
-  /** Empties the file and zero-fills its first step again. */
-  reset(): void {
-    this.#locked(() => {
-      ftruncateSync(this.#fd, 0);
-      fdatasyncSync(this.#fd);
-      Atomics.store(this.#offsets, QueueSpace.#END, 0n);
-      Atomics.store(this.#offsets, QueueSpace.#FILLED, 0n);
-    });
-    this.fill(QUEUE_SPACE_STEP_BYTES);
-  }
-
-  #locked(work: () => void): void {
-    while (Atomics.compareExchange(this.#lock, 0, 0, 1) !== 0) Atomics.wait(this.#lock, 0, 1);
-    try {
-      work();
-    } finally {
-      Atomics.store(this.#lock, 0, 0);
-      Atomics.notify(this.#lock, 0);
-    }
-  }
-}
-
-function writeFully(fd: number, bytes: Uint8Array, offset: number): void {
-  let written = 0;
-  while (written < bytes.length) {
-    written += writeSync(fd, bytes, written, bytes.length - written, offset + written);
-  }
-}
-
-/** What the sender thread needs to write to the queue the recording thread opened. */
-export type SharedQueueJournal = Readonly<{ fd: number; space: SharedArrayBuffer }>;
-
-/**
- * The queue file of a directory, open for writing. Opening rewrites it with only what is still to
- * do (to a temporary file, then renamed), so it does not grow without end.
+ * The queue file of a directory, opened for appending. Opening rewrites it with only what is
+ * still to do (to a temporary file, then renamed), so it does not grow without end.
  */
 export class QueueJournal {
   readonly #fd: number;
-  readonly #space: QueueSpace;
   readonly #durability: QueueDurability;
   #unsynced = false;
 
-  private constructor(fd: number, space: QueueSpace, durability: QueueDurability) {
+  private constructor(fd: number, durability: QueueDurability) {
     this.#fd = fd;
-    this.#space = space;
     this.#durability = durability;
   }
 
-  /** For `attach` on the sender's thread (threads of a process share descriptors and shared memory). */
-  get shared(): SharedQueueJournal {
-    return { fd: this.#fd, space: this.#space.shared };
+  /** The file descriptor, for `attach` on the sender's thread (threads of a process share descriptors). */
+  get fd(): number {
+    return this.#fd;
   }
 
   /**
-   * The same open file, for the attestor's sender thread: it writes batch lines and flushes the
-   * file; the opening thread writes the rest and closes it, after the sender has stopped.
+   * The same open file, for the attestor's sender thread: it appends batch lines and flushes the
+   * file; the opening thread appends the rest and closes it, after the sender has stopped. Each
+   * line is one `write` to a file opened for appending, so lines of the two threads never mix.
    */
-  static attach(shared: SharedQueueJournal, durability: QueueDurability): QueueJournal {
-    return new QueueJournal(shared.fd, new QueueSpace(shared.space, shared.fd), durability);
+  static attach(fd: number, durability: QueueDurability): QueueJournal {
+    return new QueueJournal(fd, durability);
   }
 
   static open(
@@ -308,40 +200,28 @@ export class QueueJournal {
   ): { journal: QueueJournal; backlog: QueueBacklog } {
     const queueFile = join(queueDir, QUEUE_FILE_NAME);
     const backlog = readQueueBacklog(queueFile);
-    const compacted = Buffer.from(
-      [
-        ...backlog.openBatches.flatMap(({ batch, actions }) => [
-          ...actions.map((action) => toLine(actionLine(action))),
-          toLine({ b: batch.id, ids: [...batch.actionIds] }),
-        ]),
-        ...backlog.unbatched.map((action) => toLine(actionLine(action))),
-      ].join(""),
-    );
-    const filled = (Math.floor(compacted.length / QUEUE_SPACE_STEP_BYTES) + 1) * QUEUE_SPACE_STEP_BYTES;
+    const compacted = [
+      ...backlog.openBatches.flatMap(({ batch, actions }) => [
+        ...actions.map((action) => toLine(actionLine(action))),
+        toLine({ b: batch.id, ids: [...batch.actionIds] }),
+      ]),
+      ...backlog.unbatched.map((action) => toLine(actionLine(action))),
+    ].join("");
     const temporaryFile = `${queueFile}.tmp`;
-    const file = Buffer.alloc(filled);
-    compacted.copy(file);
-    writeFileSync(temporaryFile, file, { flush: true });
+    writeFileSync(temporaryFile, compacted, { flush: true });
     renameSync(temporaryFile, queueFile);
     syncDirectory(queueDir);
-    const fd = openSync(queueFile, "r+");
-    const space = QueueSpace.create(fd, compacted.length, filled);
-    return { journal: new QueueJournal(fd, space, durability), backlog };
+    return { journal: new QueueJournal(openSync(queueFile, "a"), durability), backlog };
   }
 
-  /** Writes the action; with "fsync" durability it is on the disk when this returns. */
+  /** Appends the action; with "fsync" durability it is on the disk when this returns. */
   appendAction(action: QueuedAction): void {
     this.#append(toLine(actionLine(action)), this.#durability === "fsync");
   }
 
-  /**
-   * Fixes a batch's actions, always flushed to the disk: it must exist before the batch is sent.
-   * Then zero-fills the file ahead while it is more than half full, so that the recording thread
-   * seldom has to.
-   */
+  /** Fixes a batch's actions, always flushed to the disk: it must exist before the batch is sent. */
   appendBatch(batch: QueuedBatch): void {
     this.#append(toLine({ b: batch.id, ids: [...batch.actionIds] }), true);
-    this.#space.fill(this.#space.end + QUEUE_SPACE_STEP_BYTES / 2);
   }
 
   /** Voids a batch the program refused as a whole (see JournalLine), flushed to the disk. */
@@ -355,13 +235,14 @@ export class QueueJournal {
 
   /** Empties the file: only when nothing is queued or in flight, so it holds nothing still to do. */
   truncate(): void {
-    this.#space.reset();
+    ftruncateSync(this.#fd, 0);
+    fdatasyncSync(this.#fd);
     this.#unsynced = false;
   }
 
-  /** The bytes of lines written to the file. */
+  /** The file's size in bytes. */
   size(): number {
-    return this.#space.end;
+    return fstatSync(this.#fd).size;
   }
 
   /** Lines the other thread wrote without flushing them: the next `sync` flushes the file. */
@@ -382,8 +263,7 @@ export class QueueJournal {
   }
 
   #append(line: string, flush: boolean): void {
-    const bytes = Buffer.from(line);
-    writeFully(this.#fd, bytes, this.#space.reserve(bytes.length));
+    writeSync(this.#fd, line);
     if (flush) {
       fdatasyncSync(this.#fd);
       this.#unsynced = false;

@@ -10,10 +10,10 @@ import { createSignerFromKeyPair, type KeyPairSigner } from "@solana/kit";
 import type { ResolvedClientSettings } from "../client-config.js";
 import { createClientContext } from "../client-context.js";
 import { BatchSender, type FromSender, type SenderOptions, type ToSender } from "./batch-sender.js";
-import { QueueJournal, type QueueBacklog, type SharedQueueJournal } from "./queue-journal.js";
+import { QueueJournal, type QueueBacklog } from "./queue-journal.js";
 
 export type SenderSetup = Readonly<{
-  journal: SharedQueueJournal;
+  journalFd: number;
   settings: ResolvedClientSettings;
   agentKeyPair: KeyPairSigner["keyPair"];
   operatorKeyPair: KeyPairSigner["keyPair"];
@@ -30,7 +30,7 @@ const [agent, operator] = await Promise.all([
   createSignerFromKeyPair(setup.operatorKeyPair),
 ]);
 const context = createClientContext({ ...setup.settings, agentKeypair: agent });
-const journal = QueueJournal.attach(setup.journal, setup.options.durability);
+const journal = QueueJournal.attach(setup.journalFd, setup.options.durability);
 const sender = new BatchSender(context, operator, setup.options, journal, setup.backlog, report);
 port.on("message", (message: ToSender) => sender.receive(message));
 report({ type: "ready" });
