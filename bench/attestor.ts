@@ -68,6 +68,9 @@ type HotPathResult = Readonly<{
   /** CPU time during the run, in % of one core: this agent process (its threads together), and the ledger's process. */
   agentCpuPercent?: number;
   ledgerCpuPercent?: number;
+  /** "write" runs: the flushes of a separate process at the same pace meanwhile (bench/flush-probe.ts). */
+  probeFlushP50Ms?: number;
+  probeFlushP99Ms?: number;
 }>;
 
 async function registeredAgent(ledger: TestLedger): Promise<Agent> {
@@ -127,8 +130,49 @@ function clockFlushes(): { takeMs: () => number; restore: () => void } {
 }
 
 /**
+ * Starts bench/flush-probe.ts, flushing a queue line at the hot path's pace for as long as it runs,
+ * once it is flushing; `times` resolves to its flush times, sorted.
+ */
+async function startFlushProbe(): Promise<{ times: Promise<number[]> }> {
+  const probe = spawn(
+    process.execPath,
+    [
+      "--import",
+      "tsx",
+      join(ROOT, "bench", "flush-probe.ts"),
+      String(RATE_PER_SECOND * SECONDS),
+      String(RATE_PER_SECOND),
+      QUEUE_LINE.toString(),
+    ],
+    { stdio: ["ignore", "pipe", "inherit"] },
+  );
+  let output = "";
+  probe.stdout.setEncoding("utf8");
+  const ready = new Promise<void>((resolve, reject) => {
+    probe.stdout.on("data", (chunk: string) => {
+      output += chunk;
+      if (output.startsWith("ready\n")) resolve();
+    });
+    probe.once("exit", (code) =>
+      reject(new Error(`the flush probe exited with code ${code} before it was ready`)),
+    );
+  });
+  const times = new Promise<number[]>((resolve, reject) =>
+    probe.once("exit", (code) =>
+      code === 0
+        ? resolve(JSON.parse(output.trim().split("\n").pop()!) as number[])
+        : reject(new Error(`the flush probe exited with code ${code}`)),
+    ),
+  );
+  await ready;
+  return { times };
+}
+
+/**
  * Records at RATE_PER_SECOND for SECONDS, timing each `record` call alone and, apart, the disk
- * flush inside it; batches go to the ledger meanwhile.
+ * flush inside it; batches go to the ledger meanwhile. With "write" durability (no flush in
+ * `record`), a separate process flushes at the same pace meanwhile: the disk's flush under the
+ * load the attestor and the ledger put on the machine.
  */
 async function measureHotPath(
   ledger: TestLedger,
@@ -142,6 +186,7 @@ async function measureHotPath(
   const flushes: number[] = [];
   const ownWork: number[] = [];
   const loopDelay = monitorEventLoopDelay({ resolution: 1 });
+  const probe = durability === "write" ? await startFlushProbe() : undefined;
   const flushClock = clockFlushes();
   loopDelay.enable();
   const cpuClock = startCpuClock(ledger.pid);
@@ -166,6 +211,7 @@ async function measureHotPath(
     loopDelay.disable();
   }
   const cpu = cpuClock();
+  const probeFlushes = await probe?.times;
   /** CPU time over the run's time, in % of one core. */
   const busy = (cpuMs: number): number => Math.round((cpuMs / elapsedMs) * 100);
   await attestor.close();
@@ -186,6 +232,12 @@ async function measureHotPath(
     loopDelayMaxMs: round3(loopDelay.max / 1e6),
     agentCpuPercent: busy(cpu.ownMs),
     ledgerCpuPercent: busy(cpu.otherMs),
+    ...(probeFlushes === undefined
+      ? {}
+      : {
+          probeFlushP50Ms: round3(percentile(probeFlushes, 50)),
+          probeFlushP99Ms: round3(percentile(probeFlushes, 99)),
+        }),
   };
 }
 
@@ -422,6 +474,18 @@ function docsSection(results: {
                     "load stays under 1 ms at p99."
                   : "busy cores alone do not slow a flush past the goal on this machine.")),
         ]),
+    ...results.hotPath
+      .filter((row) => row.probeFlushP99Ms !== undefined)
+      .map(
+        (row) =>
+          `\nDuring the \`${row.durability}\` run (no flush inside \`record\`), a separate process appended and ` +
+          `flushed a queue line at the same pace (\`bench/flush-probe.ts\`, started by the bench): p50 ` +
+          `${row.probeFlushP50Ms} ms, p99 ${row.probeFlushP99Ms} ms` +
+          (row.probeFlushP99Ms! > 1
+            ? ": the load that recording, batching, sending and the ledger put on the machine puts a flush over " +
+              "the goal whichever process makes it, so `fsync` cannot meet it here while they share the machine."
+            : ": under this load a flush of its own stays within the goal."),
+      ),
     "",
     "| lamports paid by the operator | lamports | command |",
     "| --- | ---: | --- |",
