@@ -92,6 +92,7 @@ const BUSY_TIMEOUT_MS = 5000;
  * How `readRows` runs a statement on each open database. SQLite files get a read-only connection
  * of their own: a statement runs on it directly, without Kysely's connection queue (which costs as
  * much as a small query), and never inside a transaction another query of the handle has open.
+ * PostgreSQL runs it as a named statement on the pool (`preparedOnPool`).
  */
 type RowReader = <Row>(text: string, parameters: readonly unknown[]) => Promise<Row[]>;
 const rowReaders = new WeakMap<Kysely<Database>, { read: RowReader; dialect: Dialect }>();
@@ -102,15 +103,41 @@ function numberedPlaceholders(text: string): string {
   return text.replace(/\?/g, () => `$${(count += 1)}`);
 }
 
-function throughKysely(db: Kysely<Database>, dialect: Dialect): RowReader {
-  const texts = new Map<string, string>();
+/** SQLite reads through Kysely (an in-memory database, which a second connection would not see). */
+function throughKysely(db: Kysely<Database>): RowReader {
+  return async <Row>(text: string, parameters: readonly unknown[]) =>
+    (await db.executeQuery<Row>(CompiledQuery.raw(text, [...parameters]))).rows;
+}
+
+/** PostgreSQL's code when a named statement's result columns changed since it was prepared. */
+const RESULT_TYPE_CHANGED = "0A000";
+
+/**
+ * PostgreSQL reads as named statements: a connection parses each text once, then only binds and
+ * runs it. A text whose table changed under it (a migration while this process runs) is prepared
+ * again under a new name; texts past MAX_CACHED_STATEMENTS run unnamed (a name never gets two texts).
+ */
+function preparedOnPool(pool: pg.Pool): RowReader {
+  const statements = new Map<string, { name: string; text: string }>();
+  let named = 0;
+  const prepare = (text: string) => {
+    const statement = { name: `abas_read_${(named += 1)}`, text: numberedPlaceholders(text) };
+    statements.set(text, statement);
+    return statement;
+  };
   return async <Row>(text: string, parameters: readonly unknown[]) => {
-    let dialectText = texts.get(text);
-    if (dialectText === undefined) {
-      dialectText = dialect === "postgres" ? numberedPlaceholders(text) : text;
-      if (texts.size < MAX_CACHED_STATEMENTS) texts.set(text, dialectText);
+    const run = async (query: { name?: string; text: string }) =>
+      (await pool.query({ ...query, values: [...parameters] })).rows as Row[];
+    let statement = statements.get(text);
+    if (statement === undefined && statements.size >= MAX_CACHED_STATEMENTS)
+      return await run({ text: numberedPlaceholders(text) });
+    statement ??= prepare(text);
+    try {
+      return await run(statement);
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== RESULT_TYPE_CHANGED) throw error;
+      return await run(prepare(text));
     }
-    return (await db.executeQuery<Row>(CompiledQuery.raw(dialectText, [...parameters]))).rows;
   };
 }
 
@@ -151,7 +178,7 @@ function openSqlite(file: string): DatabaseHandle {
     dialect: "sqlite",
     read:
       file === ":memory:"
-        ? throughKysely(db, "sqlite")
+        ? throughKysely(db)
         : async <Row>(text: string, parameters: readonly unknown[]) => {
             reader ??= withStatementCache(
               new SqliteDatabase(file, { readonly: true, timeout: BUSY_TIMEOUT_MS }),
@@ -190,7 +217,7 @@ function openPostgres(options: OpenDatabaseOptions): DatabaseHandle {
   pool.on("connect", (client) => client.on("error", reportConnectionError));
   const url = new URL(options.url);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  rowReaders.set(db, { dialect: "postgres", read: throughKysely(db, "postgres") });
+  rowReaders.set(db, { dialect: "postgres", read: preparedOnPool(pool) });
   return {
     db,
     dialect: "postgres",
