@@ -1,12 +1,6 @@
 import type { AbasErrorCode } from "./codes.js";
 import { AbasErrorMessages } from "./messages.js";
 
-function formatContextValue(value: unknown): string {
-  if (value instanceof Uint8Array) return `${value.length} byte${value.length === 1 ? "" : "s"}`;
-  if (Array.isArray(value)) return value.map(formatContextValue).join(", ");
-  return String(value);
-}
-
 /** The plural nouns the messages put after a count, with their singular, for a count of 1. */
 const SINGULAR_NOUNS: Readonly<Record<string, string>> = {
   actions: "action",
@@ -17,6 +11,17 @@ const SINGULAR_NOUNS: Readonly<Record<string, string>> = {
   slots: "slot",
   times: "time",
 };
+
+/** `count` and the plural `noun`, or its singular for a count of 1 ("1 item", not "1 items"). */
+function counted(count: string, noun: string): string {
+  return `${count} ${count === "1" ? (SINGULAR_NOUNS[noun] ?? noun) : noun}`;
+}
+
+function formatContextValue(value: unknown): string {
+  if (value instanceof Uint8Array) return counted(String(value.length), "bytes");
+  if (Array.isArray(value)) return value.map(formatContextValue).join(", ");
+  return String(value);
+}
 
 /**
  * The message of `code`, with each `$name` replaced by `context.name` when the context has it; a
@@ -31,8 +36,7 @@ export function getAbasErrorMessage(
     (placeholder, name: string, noun: string | undefined) => {
       if (!(name in context)) return placeholder;
       const value = formatContextValue(context[name]);
-      if (noun === undefined) return value;
-      return `${value} ${value === "1" ? (SINGULAR_NOUNS[noun] ?? noun) : noun}`;
+      return noun === undefined ? value : counted(value, noun);
     },
   );
 }
