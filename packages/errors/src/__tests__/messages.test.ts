@@ -42,6 +42,13 @@ describe("error messages", () => {
     assert.equal(message, "storedHash must be 32 bytes long, got 31");
   });
 
+  it("shows a byte array as its length in bytes, one byte in the singular", () => {
+    const messageOf = (actualLength: Uint8Array) =>
+      getAbasErrorMessage(ABAS_SDK__INVALID_BYTE_LENGTH, { field: "salt", expectedLength: 32, actualLength });
+    assert.equal(messageOf(new Uint8Array(1)), "salt must be 32 bytes long, got 1 byte");
+    assert.equal(messageOf(new Uint8Array(31)), "salt must be 32 bytes long, got 31 bytes");
+  });
+
   it("leaves a placeholder whose value is missing visible", () => {
     const message = getAbasErrorMessage(ABAS_SDK__INVALID_BYTE_LENGTH, { field: "salt" });
     assert.equal(message, "salt must be $expectedLength bytes long, got $actualLength");
