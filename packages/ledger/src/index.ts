@@ -1,5 +1,5 @@
 export { ConfigError, DEFAULT_RPC_PORT, DEFAULT_SLOT_MS, type LedgerOptions } from "./config.js";
-export { LedgerLogTruncatedError, type StartupReport } from "./ledger/open-ledger.js";
+export { LedgerLogDamagedError, LedgerLogTruncatedError, type StartupReport } from "./ledger/open-ledger.js";
 export { createLogger, type Logger, type LogLevel } from "./logger.js";
 export { spawnLedgerProcess, type LedgerProcess, type SpawnLedgerOptions } from "./spawn-ledger-process.js";
 export { startLedger, type RunningLedger, type StartLedgerOptions } from "./start-ledger.js";

@@ -1,5 +1,6 @@
 /**
- * The event log's framing: records read back exactly, and a torn or corrupted tail is detected.
+ * The event log's framing: records read back exactly, a torn or corrupted tail is detected, the
+ * frames after a damaged one can still be read, and the log knows how far it is on disk.
  */
 import assert from "node:assert/strict";
 import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
@@ -77,6 +78,74 @@ test("a half-written or corrupted last record is reported as torn and can be cut
     } finally {
       dir.remove();
     }
+  }
+});
+
+test("the frames after damaged ones are found by stepping over each by its declared length", () => {
+  const dir = temporaryDataDir();
+  try {
+    // Given five records, the second and third with a flipped payload byte
+    const path = join(dir.path, "ledger.log");
+    const log = EventLog.open(path);
+    const positions = [1, 2, 3, 4, 5].map((n) => log.append(payload(n)));
+    log.close();
+    const bytes = readFileSync(path);
+    for (const damaged of [positions[1]!, positions[2]!]) bytes[damaged.offset + 9]! ^= 1;
+    writeFileSync(path, bytes);
+
+    // When it is scanned, then scanned past the damage
+    const reopened = EventLog.open(path);
+    const scan = reopened.scan(EventLog.firstRecordOffset);
+    const after = reopened.scanPastDamage(scan.end);
+
+    // Then the scan stops at the second record, and the two intact records after it are found
+    assert.equal(scan.end, positions[1]!.offset);
+    assert.deepEqual(
+      after.map((frame) => frame.payload),
+      [payload(4), payload(5)],
+    );
+
+    // And a damaged length, which says nowhere to step, ends the search
+    bytes[positions[1]!.offset + 2] = 0xff;
+    writeFileSync(path, bytes);
+    const again = EventLog.open(path);
+    assert.deepEqual(again.scanPastDamage(positions[1]!.offset), []);
+    again.close();
+    reopened.close();
+  } finally {
+    dir.remove();
+  }
+});
+
+test("durableEnd moves once a flush or a sync covering the appends has returned", async () => {
+  const dir = temporaryDataDir();
+  try {
+    // Given a log with one durable record, on a reopened file
+    const path = join(dir.path, "ledger.log");
+    const first = EventLog.open(path);
+    first.append(payload(1));
+    first.close();
+    const log = EventLog.open(path);
+    const opened = log.end;
+    assert.equal(log.durableEnd, opened);
+
+    // When records are appended without waiting for the disk, then synced
+    log.append(payload(2), { durable: false });
+    assert.equal(log.durableEnd, opened);
+    const synced = log.sync();
+    log.append(payload(3), { durable: false });
+    const beforeThird = log.end - (8 + payload(3).length);
+    await synced;
+
+    // Then the sync covered what was appended before it was asked, not the record after it
+    assert.equal(log.durableEnd, beforeThird);
+    log.flush();
+    assert.equal(log.durableEnd, log.end);
+    log.truncate(opened);
+    assert.equal(log.durableEnd, opened);
+    log.close();
+  } finally {
+    dir.remove();
   }
 });
 

@@ -1,7 +1,8 @@
 /**
  * Recovery from the data directory, in process: the log tail after the newest snapshot is
- * replayed with its recorded clocks, a torn last record is cut off, an unreadable snapshot is
- * skipped for the one before it, and an unfinished genesis starts over.
+ * replayed with its recorded clocks, a torn last record is cut off, a damaged record the ledger had
+ * confirmed is refused, an unreadable snapshot is skipped for the one before it, and an unfinished
+ * genesis starts over.
  */
 import assert from "node:assert/strict";
 import { appendFileSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
@@ -11,9 +12,16 @@ import { test } from "node:test";
 import { generateKeyPairSigner, type Address } from "@solana/kit";
 
 import { resolveLedgerConfig } from "../config.js";
-import { LedgerLogTruncatedError, openLedger, type OpenedLedger } from "../ledger/open-ledger.js";
+import {
+  LedgerLogDamagedError,
+  LedgerLogTruncatedError,
+  openLedger,
+  type OpenedLedger,
+} from "../ledger/open-ledger.js";
 import { silentLogger } from "../logger.js";
 import { dataDirPaths } from "../storage/data-dir.js";
+import { EventLog, type ScannedFrame } from "../storage/event-log.js";
+import { decodeLogRecord, encodeLogRecord } from "../storage/log-record.js";
 import { temporaryDataDir } from "./support/ledger-under-test.js";
 
 async function open(dataDir: string, snapshotEvery = 1_000_000): Promise<OpenedLedger> {
@@ -95,6 +103,106 @@ test("a torn last record is cut off and the ledger goes on from the record befor
     assert.equal(third.startup.tornBytes, 0);
     assert.equal(third.ledger.history.size, second.ledger.history.size);
     third.close();
+  } finally {
+    dataDir.remove();
+  }
+});
+
+/** The transaction records of the log after the newest snapshot, in order. */
+function transactionFramesAfterSnapshot(dataDir: string): ScannedFrame[] {
+  const paths = dataDirPaths(dataDir);
+  const newest = readdirSync(paths.snapshots).sort().at(-1)!;
+  const log = EventLog.open(paths.eventLog);
+  try {
+    const scan = log.scan(Number(/snapshot-(\d+)\.bin/.exec(newest)![1]));
+    assert.equal(scan.tornBytes, 0);
+    return scan.frames.filter((frame) => decodeLogRecord(frame.payload).kind === "transaction");
+  } finally {
+    log.close();
+  }
+}
+
+test("a damaged record that the ledger had confirmed is refused, naming the byte and the ways out", async () => {
+  const dataDir = temporaryDataDir();
+  try {
+    // Given a ledger that confirmed 4 transactions, one at a time, and then died (never closed),
+    // and whose disk then damaged a byte of the second one's record
+    const first = await open(dataDir.path);
+    const drops = await airdrops(first, 4);
+    const before = observe(first, drops);
+    first.ledger.close = () => {};
+    const paths = dataDirPaths(dataDir.path);
+    const damaged = transactionFramesAfterSnapshot(dataDir.path)[1]!;
+    const intact = readFileSync(paths.eventLog);
+    const log = Buffer.from(intact);
+    log[damaged.offset + damaged.length - 20]! ^= 0x01;
+    writeFileSync(paths.eventLog, log);
+    const snapshotsBefore = readdirSync(paths.snapshots).sort();
+
+    // When it is opened again
+    const reopening = open(dataDir.path);
+
+    // Then it refuses, says where the damage is, that it was confirmed and what to do, and changes
+    // nothing on disk (cutting the log there would have lost the 3 transactions from it on)
+    await assert.rejects(reopening, (error: unknown) => {
+      assert.ok(error instanceof LedgerLogDamagedError, String(error));
+      assert.equal(error.logPath, paths.eventLog);
+      assert.equal(error.damagedAt, damaged.offset);
+      assert.ok(error.durableEnd > damaged.offset);
+      assert.ok(
+        error.message.startsWith(`${paths.eventLog} is damaged at byte ${damaged.offset}:`),
+        error.message,
+      );
+      assert.match(error.message, /covers transactions the ledger confirmed/);
+      assert.match(error.message, /restore ledger\.log from a backup/);
+      assert.ok(error.message.includes(`truncate -s ${damaged.offset} ${paths.eventLog}`), error.message);
+      assert.match(error.message, /--reset/);
+      return true;
+    });
+    assert.deepEqual(readFileSync(paths.eventLog), log);
+    assert.deepEqual(readdirSync(paths.snapshots).sort(), snapshotsBefore);
+
+    // And cutting the log where the message says keeps the transaction before the damage only
+    truncateSync(paths.eventLog, damaged.offset);
+    const cut = await open(dataDir.path);
+    assert.deepEqual(observe(cut, drops.slice(0, 1)), before.slice(0, 1));
+    assert.equal(cut.ledger.transaction(drops[1]!.signature), undefined);
+    cut.ledger.close = () => {};
+
+    // And the intact log restored from a backup brings every transaction back
+    writeFileSync(paths.eventLog, intact);
+    const restored = await open(dataDir.path);
+    assert.deepEqual(observe(restored, drops), before);
+    restored.close();
+  } finally {
+    dataDir.remove();
+  }
+});
+
+test("a damaged record in the unsynced tail is cut off as torn, even with a later record on disk", async () => {
+  const dataDir = temporaryDataDir();
+  try {
+    // Given a ledger that died while its last writes were not yet synced, and a disk that kept a
+    // later one of those writes (a durable mark, which can only name what was on disk before the
+    // tail: here its start) but not the one before it
+    const first = await open(dataDir.path);
+    const drops = await airdrops(first, 3);
+    const before = observe(first, drops);
+    first.ledger.close = () => {};
+    const paths = dataDirPaths(dataDir.path);
+    const tailStart = readFileSync(paths.eventLog).length;
+    appendFileSync(paths.eventLog, Uint8Array.of(20, 0, 0, 0, 0, 0, 0, 0, ...new Uint8Array(20)));
+    const log = EventLog.open(paths.eventLog);
+    log.append(encodeLogRecord({ kind: "durable-mark", end: tailStart }));
+    log.close();
+
+    // When it is opened again
+    const second = await open(dataDir.path);
+
+    // Then both unsynced frames are cut off and every confirmed transaction is there
+    assert.equal(second.startup.tornBytes, 28 + 17);
+    assert.deepEqual(observe(second, drops), before);
+    second.close();
   } finally {
     dataDir.remove();
   }

@@ -38,6 +38,8 @@ interface Batch {
 export interface GroupCommitHooks {
   /** The log could not be synced: returns the error to give every waiting caller. */
   readonly onSyncFailure: (error: Error) => Error;
+  /** Appends what the batch's sync is to cover besides its steps' records (may throw as a sync). */
+  readonly beforeSync: () => void;
   /** Runs when no batch is in flight, after a batch was published (snapshots go here). */
   readonly betweenBatches: () => void;
 }
@@ -116,6 +118,12 @@ export class GroupCommit {
     const settled = new Promise<void>((resolve) => (markSettled = resolve));
     const batch: Batch = { steps: appended, settled, markSettled, finished: false };
     this.inFlight = batch;
+    try {
+      this.hooks.beforeSync();
+    } catch (error) {
+      this.fail(batch, error as Error);
+      return;
+    }
     this.log.sync().then(
       () => this.publish(batch),
       (error: unknown) => this.fail(batch, error as Error),

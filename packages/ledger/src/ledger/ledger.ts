@@ -126,6 +126,8 @@ export class Ledger {
   private readonly unpublished = new Set<string>();
   private transactionsSinceSnapshot = 0;
   private closed = false;
+  /** The `end` of the last durable-mark record appended. */
+  private markedDurableEnd = 0;
   private writeFailure: Error | undefined;
 
   constructor(parts: LedgerParts) {
@@ -149,6 +151,7 @@ export class Ledger {
     this.slotStarted = this.clock.slotStarted;
     this.commits = new GroupCommit(this.log, {
       onSyncFailure: (error) => this.refuseFurtherWrites(error),
+      beforeSync: () => this.markDurable(),
       betweenBatches: () => {
         if (this.transactionsSinceSnapshot >= this.snapshotEvery && !this.closed) this.snapshot();
       },
@@ -368,6 +371,17 @@ export class Ledger {
       throw this.refuseFurtherWrites(error as Error);
     }
     return this.entryFor(transaction, clock, execution.meta.err, execution.accountKeys, position);
+  }
+
+  /**
+   * Records, within the batch about to be synced, how far the log was already on disk: recovery
+   * then knows a damaged record before that point held confirmed transactions.
+   */
+  private markDurable(): void {
+    const end = this.log.durableEnd;
+    if (end <= this.markedDurableEnd) return;
+    this.log.append(encodeLogRecord({ kind: "durable-mark", end }), { durable: false });
+    this.markedDurableEnd = end;
   }
 
   /**

@@ -22,7 +22,7 @@ import {
   removeLedgerFiles,
   type DataDirPaths,
 } from "../storage/data-dir.js";
-import { EventLog } from "../storage/event-log.js";
+import { EventLog, type ScannedFrame } from "../storage/event-log.js";
 import { HistoryIndex } from "../storage/history-index.js";
 import { decodeLogRecord, encodeLogRecord } from "../storage/log-record.js";
 import { SnapshotStore } from "../storage/snapshot-store.js";
@@ -71,6 +71,38 @@ export class LedgerLogTruncatedError extends Error {
         "ledger with --reset (this erases every transaction).",
     );
   }
+}
+
+/**
+ * A record in the middle of the log fails its checksum, and a later record shows the log had been on
+ * disk past it: not a write a crash cut short, but damage to transactions the ledger confirmed.
+ */
+export class LedgerLogDamagedError extends Error {
+  override readonly name = "LedgerLogDamagedError";
+  constructor(
+    readonly logPath: string,
+    readonly damagedAt: number,
+    readonly durableEnd: number,
+  ) {
+    super(
+      `${logPath} is damaged at byte ${damagedAt}: the record there fails its checksum, yet a later record shows ` +
+        `the log was on disk up to byte ${durableEnd}, so the damage is not a write cut short by a crash but ` +
+        "covers transactions the ledger confirmed. The ledger does not start on it, so that nothing more is lost: " +
+        "restore ledger.log from a backup and start again; or keep only the transactions before the damage by " +
+        `cutting the file there (truncate -s ${damagedAt} ${logPath}); or start a new, empty ledger with --reset ` +
+        "(this erases every transaction).",
+    );
+  }
+}
+
+/** The highest `end` among the durable-mark records of `frames` (0 when there is none). */
+function highestDurableMark(frames: readonly ScannedFrame[]): number {
+  let highest = 0;
+  for (const frame of frames) {
+    const record = decodeLogRecord(frame.payload);
+    if (record.kind === "durable-mark") highest = Math.max(highest, record.end);
+  }
+  return highest;
 }
 
 function readGenesisInfo(paths: DataDirPaths): GenesisInfo {
@@ -162,6 +194,11 @@ function recover(
   }
   const scan = log.scan(snapshot.logOffset);
   if (scan.tornBytes > 0) {
+    const durableEnd = highestDurableMark(log.scanPastDamage(scan.end));
+    if (durableEnd > scan.end) {
+      log.close();
+      throw new LedgerLogDamagedError(paths.eventLog, scan.end, durableEnd);
+    }
     logger.warn("cutting a torn record off the end of the event log", {
       bytes: scan.tornBytes,
       at: scan.end,
@@ -186,7 +223,7 @@ function recover(
     const record = decodeLogRecord(frame.payload);
     if (record.kind === "clock-anchor") {
       ledger.addAnchor(record.anchor);
-    } else {
+    } else if (record.kind === "transaction") {
       ledger.replay(record, frame);
       replayed += 1;
     }

@@ -3,8 +3,10 @@
  * `u32 payload length | u32 CRC-32 of the payload | payload` after an 8-byte file header.
  * `append` returns only after the bytes reached the disk (fdatasync), unless told otherwise; then
  * `sync` makes every earlier append durable at once (group commit), off the main thread. Whatever
- * the ledger confirmed to a client was covered by one of these, so it survives a crash. A crash mid-append leaves a torn last frame, which
- * `scan` detects (short read or CRC mismatch) and `truncate` cuts off.
+ * the ledger confirmed to a client was covered by one of these, so it survives a crash. A crash
+ * mid-append leaves a torn last frame, which `scan` detects (short read or CRC mismatch) and
+ * `truncate` cuts off. `durableEnd` says how far the file is known to be on disk, for the ledger's
+ * durable-mark records, which tell such a tear from damage to frames already confirmed.
  */
 import {
   closeSync,
@@ -47,11 +49,14 @@ export interface ScanResult {
 export class EventLog {
   private syncsInFlight = 0;
   private closeRequested = false;
+  private durable: number;
 
   private constructor(
     private readonly fd: number,
     private size: number,
-  ) {}
+  ) {
+    this.durable = size;
+  }
 
   /** Opens the log, creating it (with its header) when missing. */
   static open(path: string): EventLog {
@@ -71,6 +76,8 @@ export class EventLog {
       closeSync(rw);
       throw new Error(`${path} is not an ABAS ledger event log`);
     }
+    // What a killed process appended may still be only in the OS's cache: on disk from here on.
+    fdatasyncSync(rw);
     return new EventLog(rw, size);
   }
 
@@ -81,6 +88,11 @@ export class EventLog {
 
   get end(): number {
     return this.size;
+  }
+
+  /** Every byte before this offset is on disk (a sync or flush covering it has returned). */
+  get durableEnd(): number {
+    return this.durable;
   }
 
   /** Appends one record; with `durable` (the default) returns only once it is on disk. */
@@ -95,14 +107,15 @@ export class EventLog {
     while (written < frame.length) {
       written += writeSync(this.fd, frame, written, frame.length - written, offset + written);
     }
-    if (options.durable ?? true) fdatasyncSync(this.fd);
     this.size += frame.length;
+    if (options.durable ?? true) this.flush();
     return { offset, length: frame.length };
   }
 
   /** Forces earlier non-durable appends to disk. */
   flush(): void {
     fdatasyncSync(this.fd);
+    this.durable = this.size;
   }
 
   /**
@@ -111,12 +124,14 @@ export class EventLog {
    */
   sync(): Promise<void> {
     this.syncsInFlight += 1;
+    const covered = this.size;
     return new Promise((resolve, reject) => {
       fdatasync(this.fd, (error) => {
         this.syncsInFlight -= 1;
         if (this.closeRequested && this.syncsInFlight === 0) closeSync(this.fd);
-        if (error === null) resolve();
-        else reject(error);
+        if (error !== null) return reject(error);
+        this.durable = Math.max(this.durable, covered);
+        resolve();
       });
     });
   }
@@ -132,20 +147,53 @@ export class EventLog {
   /** Reads every valid frame from `from` on, stopping at the end or at the first torn frame. */
   scan(from: number): ScanResult {
     const frames: ScannedFrame[] = [];
-    const header = new Uint8Array(FRAME_HEADER_SIZE);
-    const view = new DataView(header.buffer);
     let offset = from;
-    while (offset < this.size) {
-      if (readSync(this.fd, header, 0, FRAME_HEADER_SIZE, offset) !== FRAME_HEADER_SIZE) break;
-      const length = view.getUint32(0, true);
-      if (length === 0 || length > MAX_PAYLOAD_SIZE || offset + FRAME_HEADER_SIZE + length > this.size) break;
-      const payload = new Uint8Array(length);
-      if (readSync(this.fd, payload, 0, length, offset + FRAME_HEADER_SIZE) !== length) break;
-      if (crc32(payload) !== view.getUint32(4, true)) break;
-      frames.push({ offset, length: FRAME_HEADER_SIZE + length, payload });
-      offset += FRAME_HEADER_SIZE + length;
+    for (let frame = this.frameAt(offset); frame !== undefined; frame = this.frameAt(offset)) {
+      frames.push(frame);
+      offset += frame.length;
     }
     return { frames, end: offset, tornBytes: this.size - offset };
+  }
+
+  /**
+   * The valid frames after a damaged one at `damagedAt` (where `scan` stopped), found by stepping
+   * over each damaged frame by the length its header declares; a declared length that does not fit
+   * in the file ends the search.
+   */
+  scanPastDamage(damagedAt: number): ScannedFrame[] {
+    const frames: ScannedFrame[] = [];
+    let offset = damagedAt;
+    for (
+      let length = this.declaredLength(offset);
+      length !== undefined;
+      length = this.declaredLength(offset)
+    ) {
+      const scan = this.scan(offset + FRAME_HEADER_SIZE + length);
+      frames.push(...scan.frames);
+      offset = scan.end;
+    }
+    return frames;
+  }
+
+  /** The payload length the frame header at `offset` declares, when the frame fits in the file. */
+  private declaredLength(offset: number): number | undefined {
+    const header = new Uint8Array(FRAME_HEADER_SIZE);
+    if (readSync(this.fd, header, 0, FRAME_HEADER_SIZE, offset) !== FRAME_HEADER_SIZE) return undefined;
+    const length = new DataView(header.buffer).getUint32(0, true);
+    return length === 0 || length > MAX_PAYLOAD_SIZE || offset + FRAME_HEADER_SIZE + length > this.size
+      ? undefined
+      : length;
+  }
+
+  /** The whole, intact frame at `offset`, if there is one. */
+  private frameAt(offset: number): ScannedFrame | undefined {
+    const length = this.declaredLength(offset);
+    if (length === undefined) return undefined;
+    const frame = new Uint8Array(FRAME_HEADER_SIZE + length);
+    if (readSync(this.fd, frame, 0, frame.length, offset) !== frame.length) return undefined;
+    const payload = frame.subarray(FRAME_HEADER_SIZE);
+    if (crc32(payload) !== new DataView(frame.buffer).getUint32(4, true)) return undefined;
+    return { offset, length: frame.length, payload };
   }
 
   /** Cuts the file at `end` (after a torn frame was found there). */
@@ -153,6 +201,7 @@ export class EventLog {
     ftruncateSync(this.fd, end);
     fdatasyncSync(this.fd);
     this.size = end;
+    this.durable = Math.min(this.durable, end);
   }
 
   /** Closes the file, once any `sync` still running has finished with it. */

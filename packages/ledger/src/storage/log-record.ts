@@ -3,6 +3,7 @@
  *   transaction:  u8 1 | u64 slot | u64 epoch | i64 epoch_start_timestamp | i64 unix_timestamp
  *                 | u32 length + transaction bytes | u32 length + metadata JSON
  *   clock anchor: u8 2 | u64 slot | f64 unix_ms | u32 slot_ms
+ *   durable mark: u8 3 | u64 end
  * A transaction record holds everything needed both to re-execute it exactly (bytes and clock)
  * and to serve its history without re-executing (metadata).
  */
@@ -25,15 +26,31 @@ export interface ClockAnchorRecord {
   readonly anchor: ClockAnchor;
 }
 
-export type LogRecord = TransactionRecord | ClockAnchorRecord;
+/**
+ * Every byte of the log before `end` was on disk when this record was written: a damaged record
+ * before `end` is not a write a crash cut short, it was confirmed.
+ */
+export interface DurableMarkRecord {
+  readonly kind: "durable-mark";
+  readonly end: number;
+}
+
+export type LogRecord = TransactionRecord | ClockAnchorRecord | DurableMarkRecord;
 
 const TRANSACTION = 1;
 const CLOCK_ANCHOR = 2;
+const DURABLE_MARK = 3;
 
 const utf8 = new TextEncoder();
 const fromUtf8 = new TextDecoder("utf-8", { fatal: true });
 
 export function encodeLogRecord(record: LogRecord): Uint8Array {
+  if (record.kind === "durable-mark") {
+    const out = new Uint8Array(1 + 8);
+    out[0] = DURABLE_MARK;
+    new DataView(out.buffer).setBigUint64(1, BigInt(record.end), true);
+    return out;
+  }
   if (record.kind === "clock-anchor") {
     const out = new Uint8Array(1 + 8 + 8 + 4);
     const view = new DataView(out.buffer);
@@ -80,6 +97,10 @@ export function decodeLogRecord(payload: Uint8Array): LogRecord {
         slotMs: view.getUint32(17, true),
       },
     };
+  }
+  if (payload[0] === DURABLE_MARK) {
+    need(9);
+    return { kind: "durable-mark", end: Number(view.getBigUint64(1, true)) };
   }
   if (payload[0] !== TRANSACTION) throw new CorruptRecordError(`unknown record kind ${payload[0]}`);
   need(37);
