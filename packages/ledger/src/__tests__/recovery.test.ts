@@ -57,15 +57,24 @@ function observe(opened: OpenedLedger, drops: { recipient: Address; signature: s
   });
 }
 
+/**
+ * A ledger in `dataDir` that confirmed `count` airdrops, one at a time, and then died: never closed,
+ * so no final snapshot covers them. Returns the airdrops and what a client read of them.
+ */
+async function diedAfterAirdrops(dataDir: string, count: number, options: { ticking?: boolean } = {}) {
+  const first = await open(dataDir);
+  if (options.ticking === true) first.ledger.startTicking(50);
+  const drops = await airdrops(first, count);
+  const before = observe(first, drops);
+  first.ledger.close = () => {};
+  return { drops, before };
+}
+
 test("the log after the newest snapshot is replayed with the recorded clocks", async () => {
   const dataDir = temporaryDataDir();
   try {
     // Given a ledger that took transactions after its last snapshot and then died (never closed)
-    const first = await open(dataDir.path);
-    first.ledger.startTicking(50);
-    const drops = await airdrops(first, 20);
-    const before = observe(first, drops);
-    first.ledger.close = () => {};
+    const { drops, before } = await diedAfterAirdrops(dataDir.path, 20, { ticking: true });
 
     // When it is opened again
     const second = await open(dataDir.path);
@@ -85,10 +94,7 @@ test("a torn last record is cut off and the ledger goes on from the record befor
   const dataDir = temporaryDataDir();
   try {
     // Given a ledger whose last append was cut short by a crash
-    const first = await open(dataDir.path);
-    const drops = await airdrops(first, 3);
-    const before = observe(first, drops);
-    first.ledger.close = () => {};
+    const { drops, before } = await diedAfterAirdrops(dataDir.path, 3);
     appendFileSync(dataDirPaths(dataDir.path).eventLog, Uint8Array.of(200, 1, 0, 0, 7, 7, 7, 7, 1, 2, 3));
 
     // When it is opened again
@@ -127,10 +133,7 @@ test("a damaged record that the ledger had confirmed is refused, naming the byte
   try {
     // Given a ledger that confirmed 4 transactions, one at a time, and then died (never closed),
     // and whose disk then damaged a byte of the second one's record
-    const first = await open(dataDir.path);
-    const drops = await airdrops(first, 4);
-    const before = observe(first, drops);
-    first.ledger.close = () => {};
+    const { drops, before } = await diedAfterAirdrops(dataDir.path, 4);
     const paths = dataDirPaths(dataDir.path);
     const damaged = transactionFramesAfterSnapshot(dataDir.path)[1]!;
     const intact = readFileSync(paths.eventLog);
@@ -185,10 +188,7 @@ test("a damaged record in the unsynced tail is cut off as torn, even with a late
     // Given a ledger that died while its last writes were not yet synced, and a disk that kept a
     // later one of those writes (a durable mark, which can only name what was on disk before the
     // tail: here its start) but not the one before it
-    const first = await open(dataDir.path);
-    const drops = await airdrops(first, 3);
-    const before = observe(first, drops);
-    first.ledger.close = () => {};
+    const { drops, before } = await diedAfterAirdrops(dataDir.path, 3);
     const paths = dataDirPaths(dataDir.path);
     const tailStart = readFileSync(paths.eventLog).length;
     appendFileSync(paths.eventLog, Uint8Array.of(20, 0, 0, 0, 0, 0, 0, 0, ...new Uint8Array(20)));
