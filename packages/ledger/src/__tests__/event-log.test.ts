@@ -1,6 +1,6 @@
 /**
- * The event log's framing: records read back exactly, a torn or corrupted tail is detected, the
- * frames after a damaged one can still be read, and the log knows how far it is on disk.
+ * The event log's framing: records read back exactly, a torn or corrupted tail is detected, frames
+ * with a given start are found past damage, and the log knows how far it is on disk.
  */
 import assert from "node:assert/strict";
 import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
@@ -81,35 +81,49 @@ test("a half-written or corrupted last record is reported as torn and can be cut
   }
 });
 
-test("the frames after damaged ones are found by stepping over each by its declared length", () => {
+test("frames with a given start are found at any byte, past damage that erased a frame's length", () => {
   const dir = temporaryDataDir();
   try {
-    // Given five records, the second and third with a flipped payload byte
+    // Given records 1 to 5, where 2 and 4 start with a marker, 5 holds the marker inside its
+    // payload, and record 1's header and 3's payload are damaged
+    const marker = Uint8Array.of(9, 9, 9);
+    const marked = (n: number) => Uint8Array.of(...marker, n, n, n);
     const path = join(dir.path, "ledger.log");
     const log = EventLog.open(path);
-    const positions = [1, 2, 3, 4, 5].map((n) => log.append(payload(n)));
+    const positions = [
+      log.append(payload(1)),
+      log.append(marked(2)),
+      log.append(payload(3)),
+      log.append(marked(4)),
+      log.append(Uint8Array.of(0, ...marker, 5, 5)),
+    ];
     log.close();
     const bytes = readFileSync(path);
-    for (const damaged of [positions[1]!, positions[2]!]) bytes[damaged.offset + 9]! ^= 1;
+    bytes.fill(0, positions[0]!.offset, positions[0]!.offset + 8);
+    bytes[positions[2]!.offset + 9]! ^= 1;
     writeFileSync(path, bytes);
 
-    // When it is scanned, then scanned past the damage
+    // When the frames that start with the marker and are 6 bytes long are looked for
     const reopened = EventLog.open(path);
-    const scan = reopened.scan(EventLog.firstRecordOffset);
-    const after = reopened.scanPastDamage(scan.end);
+    const found = reopened.findFrames(EventLog.firstRecordOffset, marker, 6);
 
-    // Then the scan stops at the second record, and the two intact records after it are found
-    assert.equal(scan.end, positions[1]!.offset);
+    // Then both marked records are found where they are, and nothing inside another record is
     assert.deepEqual(
-      after.map((frame) => frame.payload),
-      [payload(4), payload(5)],
+      found.map((frame) => [frame.offset, frame.length, [...frame.payload]]),
+      [
+        [positions[1]!.offset, positions[1]!.length, [...marked(2)]],
+        [positions[3]!.offset, positions[3]!.length, [...marked(4)]],
+      ],
     );
 
-    // And a damaged length, which says nowhere to step, ends the search
-    bytes[positions[1]!.offset + 2] = 0xff;
+    // And a marked record whose checksum fails is not found
+    bytes[positions[3]!.offset + 12]! ^= 1;
     writeFileSync(path, bytes);
     const again = EventLog.open(path);
-    assert.deepEqual(again.scanPastDamage(positions[1]!.offset), []);
+    assert.deepEqual(
+      again.findFrames(EventLog.firstRecordOffset, marker, 6).map((frame) => frame.offset),
+      [positions[1]!.offset],
+    );
     again.close();
     reopened.close();
   } finally {

@@ -1,11 +1,21 @@
 /**
  * Recovery from the data directory, in process: the log tail after the newest snapshot is
  * replayed with its recorded clocks, a torn last record is cut off, a damaged record the ledger had
- * confirmed is refused, an unreadable snapshot is skipped for the one before it, and an unfinished
- * genesis starts over.
+ * confirmed is refused, a failed sync leaves no snapshot past the disk, an unreadable snapshot is
+ * skipped for the one before it, and an unfinished genesis starts over. The one fake here is a
+ * fault injected on purpose: a failing fdatasync.
  */
 import assert from "node:assert/strict";
-import { appendFileSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import fs, {
+  appendFileSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from "node:fs";
+import { syncBuiltinESMExports } from "node:module";
 import { join } from "node:path";
 import { test } from "node:test";
 
@@ -18,10 +28,11 @@ import {
   openLedger,
   type OpenedLedger,
 } from "../ledger/open-ledger.js";
+import { readKeypairFile } from "../ledger/keypair-file.js";
 import { silentLogger } from "../logger.js";
 import { dataDirPaths } from "../storage/data-dir.js";
 import { EventLog, type ScannedFrame } from "../storage/event-log.js";
-import { decodeLogRecord, encodeLogRecord } from "../storage/log-record.js";
+import { decodeLogRecord, durableMarkKey, encodeLogRecord } from "../storage/log-record.js";
 import { temporaryDataDir } from "./support/ledger-under-test.js";
 
 async function open(dataDir: string, snapshotEvery = 1_000_000): Promise<OpenedLedger> {
@@ -182,28 +193,108 @@ test("a damaged record that the ledger had confirmed is refused, naming the byte
   }
 });
 
+test("damage that erased a confirmed record's length, or a whole sector or block, is refused all the same", async () => {
+  const damages = {
+    "length zeroed": (log: Buffer, at: number) => log.fill(0, at, at + 4),
+    "header zeroed": (log: Buffer, at: number) => log.fill(0, at, at + 8),
+    "512-byte sector zeroed": (log: Buffer, at: number) => log.fill(0, at, at + 512),
+    "4 KiB block zeroed": (log: Buffer, at: number) => {
+      const block = Math.floor(at / 4096) * 4096;
+      return log.fill(0, block, block + 4096);
+    },
+  };
+  for (const [name, damage] of Object.entries(damages)) {
+    const dataDir = temporaryDataDir();
+    try {
+      // Given a ledger that confirmed 8 transactions, one at a time, then died, and whose disk
+      // then lost the start of the second one's record in this way
+      const { drops, before } = await diedAfterAirdrops(dataDir.path, 8);
+      const paths = dataDirPaths(dataDir.path);
+      const damaged = transactionFramesAfterSnapshot(dataDir.path)[1]!;
+      const log = damage(readFileSync(paths.eventLog), damaged.offset);
+      writeFileSync(paths.eventLog, log);
+
+      // When it is opened again, then it refuses at or before that record and changes nothing
+      await assert.rejects(open(dataDir.path), (error: unknown) => {
+        assert.ok(error instanceof LedgerLogDamagedError, `${name}: ${String(error)}`);
+        assert.ok(error.damagedAt <= damaged.offset, name);
+        assert.ok(error.durableEnd > damaged.offset, name);
+        return true;
+      });
+      assert.deepEqual(readFileSync(paths.eventLog), log, name);
+      assert.equal(drops.length, before.length);
+    } finally {
+      dataDir.remove();
+    }
+  }
+});
+
 test("a damaged record in the unsynced tail is cut off as torn, even with a later record on disk", async () => {
   const dataDir = temporaryDataDir();
   try {
     // Given a ledger that died while its last writes were not yet synced, and a disk that kept a
     // later one of those writes (a durable mark, which can only name what was on disk before the
-    // tail: here its start) but not the one before it
+    // tail: here its start) but not the one before it; and a forged mark, as a client could put in
+    // a transaction's bytes, claiming the whole log but without the ledger's key
     const { drops, before } = await diedAfterAirdrops(dataDir.path, 3);
     const paths = dataDirPaths(dataDir.path);
     const tailStart = readFileSync(paths.eventLog).length;
     appendFileSync(paths.eventLog, Uint8Array.of(20, 0, 0, 0, 0, 0, 0, 0, ...new Uint8Array(20)));
+    const key = durableMarkKey(readKeypairFile(paths.faucetKeypair).bytes);
     const log = EventLog.open(paths.eventLog);
-    log.append(encodeLogRecord({ kind: "durable-mark", end: tailStart }));
+    log.append(encodeLogRecord({ kind: "durable-mark", key, end: tailStart }));
+    const forged = { kind: "durable-mark", key: new Uint8Array(16), end: log.end } as const;
+    log.append(encodeLogRecord(forged));
     log.close();
 
     // When it is opened again
     const second = await open(dataDir.path);
 
-    // Then both unsynced frames are cut off and every confirmed transaction is there
-    assert.equal(second.startup.tornBytes, 28 + 17);
+    // Then the unsynced frames are cut off and every confirmed transaction is there
+    assert.equal(second.startup.tornBytes, 28 + 2 * (8 + 25));
     assert.deepEqual(observe(second, drops), before);
     second.close();
   } finally {
+    dataDir.remove();
+  }
+});
+
+test("after a failed sync, shutdown writes no snapshot past the disk, so a power loss then still restarts", async () => {
+  const dataDir = temporaryDataDir();
+  // The fault, injected on purpose: the next fdatasync of the log fails as a failing disk's would.
+  const realFdatasync = fs.fdatasync;
+  let failNextSync = false;
+  fs.fdatasync = ((fd: number, callback: (error: NodeJS.ErrnoException | null) => void) => {
+    if (!failNextSync) return realFdatasync(fd, callback);
+    failNextSync = false;
+    setImmediate(() => callback(Object.assign(new Error("EIO: i/o error, fdatasync"), { code: "EIO" })));
+  }) as typeof fs.fdatasync;
+  syncBuiltinESMExports();
+  try {
+    // Given a ledger that confirmed 3 transactions, then failed to sync the 4th, then was stopped
+    const first = await open(dataDir.path);
+    const drops = await airdrops(first, 3);
+    const before = observe(first, drops);
+    const paths = dataDirPaths(dataDir.path);
+    const onDisk = statSync(paths.eventLog).size;
+    const snapshotsBefore = readdirSync(paths.snapshots).sort();
+    failNextSync = true;
+    const recipient = (await generateKeyPairSigner()).address;
+    await assert.rejects(first.ledger.requestAirdrop(recipient, 2_000_000_000n), { name: "LedgerWriteError" });
+    await assert.rejects(first.ledger.requestAirdrop(recipient, 2_000_000_001n), { name: "LedgerWriteError" });
+    first.close();
+
+    // Then no snapshot covers the record whose sync failed
+    assert.deepEqual(readdirSync(paths.snapshots).sort(), snapshotsBefore);
+
+    // And after a power loss that drops that record, the ledger starts with the 3 confirmed ones
+    truncateSync(paths.eventLog, onDisk);
+    const second = await open(dataDir.path);
+    assert.deepEqual(observe(second, drops), before);
+    second.close();
+  } finally {
+    fs.fdatasync = realFdatasync;
+    syncBuiltinESMExports();
     dataDir.remove();
   }
 });

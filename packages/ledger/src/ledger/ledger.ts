@@ -69,6 +69,8 @@ export interface LedgerParts {
   readonly genesis: GenesisInfo;
   readonly genesisHashBytes: Uint8Array;
   readonly faucet: Faucet;
+  /** The key of the ledger's durable-mark records (`durableMarkKey`). */
+  readonly durableMarkKey: Uint8Array;
   readonly snapshotEvery: number;
   readonly logger: Logger;
 }
@@ -126,6 +128,7 @@ export class Ledger {
   private readonly unpublished = new Set<string>();
   private transactionsSinceSnapshot = 0;
   private closed = false;
+  private readonly durableMarkKey: Uint8Array;
   /** The `end` of the last durable-mark record appended. */
   private markedDurableEnd = 0;
   private writeFailure: Error | undefined;
@@ -138,6 +141,7 @@ export class Ledger {
     this.genesis = parts.genesis;
     this.faucet = parts.faucet;
     this.snapshotEvery = parts.snapshotEvery;
+    this.durableMarkKey = parts.durableMarkKey;
     this.logger = parts.logger;
     const onListenerError = (error: unknown): void =>
       this.logger.error("notification listener failed", { reason: String(error) });
@@ -380,7 +384,9 @@ export class Ledger {
   private markDurable(): void {
     const end = this.log.durableEnd;
     if (end <= this.markedDurableEnd) return;
-    this.log.append(encodeLogRecord({ kind: "durable-mark", end }), { durable: false });
+    this.log.append(encodeLogRecord({ kind: "durable-mark", key: this.durableMarkKey, end }), {
+      durable: false,
+    });
     this.markedDurableEnd = end;
   }
 
@@ -510,8 +516,12 @@ export class Ledger {
   // ---------------------------------------------------------------------------------------------
   // Snapshots and shutdown
 
-  /** Writes a snapshot of everything up to the current end of the log. */
+  /**
+   * Writes a snapshot of everything up to the current end of the log; none once a write of the log
+   * failed, since the SVM then holds transactions the disk may not.
+   */
   snapshot(): void {
+    if (this.writeFailure !== undefined) return;
     const started = performance.now();
     const path = this.snapshots.write({
       logOffset: this.log.end,

@@ -22,9 +22,15 @@ import {
   removeLedgerFiles,
   type DataDirPaths,
 } from "../storage/data-dir.js";
-import { EventLog, type ScannedFrame } from "../storage/event-log.js";
+import { EventLog } from "../storage/event-log.js";
 import { HistoryIndex } from "../storage/history-index.js";
-import { decodeLogRecord, encodeLogRecord } from "../storage/log-record.js";
+import {
+  decodeLogRecord,
+  DURABLE_MARK_LENGTH,
+  durableMarkKey,
+  durableMarkPrefix,
+  encodeLogRecord,
+} from "../storage/log-record.js";
 import { SnapshotStore } from "../storage/snapshot-store.js";
 import { NATIVE_MINT, nativeMintData, TOKEN_PROGRAM } from "../token/token-state.js";
 import { Faucet } from "./faucet.js";
@@ -95,12 +101,15 @@ export class LedgerLogDamagedError extends Error {
   }
 }
 
-/** The highest `end` among the durable-mark records of `frames` (0 when there is none). */
-function highestDurableMark(frames: readonly ScannedFrame[]): number {
+/**
+ * How far the log was on disk, as the durable marks after `damagedAt` tell it (0 when none is
+ * found). A mark is believed only where it could have been written: at or after the end it names.
+ */
+function durableEndAfter(log: EventLog, damagedAt: number, key: Uint8Array): number {
   let highest = 0;
-  for (const frame of frames) {
+  for (const frame of log.findFrames(damagedAt, durableMarkPrefix(key), DURABLE_MARK_LENGTH)) {
     const record = decodeLogRecord(frame.payload);
-    if (record.kind === "durable-mark") highest = Math.max(highest, record.end);
+    if (record.kind === "durable-mark" && record.end <= frame.offset) highest = Math.max(highest, record.end);
   }
   return highest;
 }
@@ -156,6 +165,7 @@ async function createGenesis(config: LedgerConfig, paths: DataDirPaths, logger: 
     genesis,
     genesisHashBytes,
     faucet: new Faucet(faucetKeypair.address, faucetKeypair.privateKey),
+    durableMarkKey: durableMarkKey(faucetKeypair.bytes),
     snapshotEvery: config.snapshotEvery,
     logger,
   });
@@ -180,6 +190,7 @@ function recover(
 ): { ledger: Ledger; replayed: number; replayMs: number; tornBytes: number } {
   const genesis = readGenesisInfo(paths);
   const faucetKeypair = readKeypairFile(paths.faucetKeypair);
+  const markKey = durableMarkKey(faucetKeypair.bytes);
   const snapshots = new SnapshotStore(paths.snapshots, logger);
   const snapshot = snapshots.loadNewest();
   if (snapshot === undefined) {
@@ -194,7 +205,7 @@ function recover(
   }
   const scan = log.scan(snapshot.logOffset);
   if (scan.tornBytes > 0) {
-    const durableEnd = highestDurableMark(log.scanPastDamage(scan.end));
+    const durableEnd = durableEndAfter(log, scan.end, markKey);
     if (durableEnd > scan.end) {
       log.close();
       throw new LedgerLogDamagedError(paths.eventLog, scan.end, durableEnd);
@@ -214,6 +225,7 @@ function recover(
     genesis,
     genesisHashBytes: fromBase58(genesis.genesisHash),
     faucet: new Faucet(faucetKeypair.address, faucetKeypair.privateKey),
+    durableMarkKey: markKey,
     snapshotEvery: config.snapshotEvery,
     logger,
   });

@@ -156,21 +156,21 @@ export class EventLog {
   }
 
   /**
-   * The valid frames after a damaged one at `damagedAt` (where `scan` stopped), found by stepping
-   * over each damaged frame by the length its header declares; a declared length that does not fit
-   * in the file ends the search.
+   * The intact frames from `from` on whose payload is `payloadLength` bytes and starts with
+   * `prefix`, found at any byte (not only where the frame before ends): past a damaged frame, even
+   * one whose length is gone, such frames can still be found.
    */
-  scanPastDamage(damagedAt: number): ScannedFrame[] {
+  findFrames(from: number, prefix: Uint8Array, payloadLength: number): ScannedFrame[] {
+    const tail = Buffer.alloc(Math.max(0, this.size - from));
+    readSync(this.fd, tail, 0, tail.length, from);
     const frames: ScannedFrame[] = [];
-    let offset = damagedAt;
-    for (
-      let length = this.declaredLength(offset);
-      length !== undefined;
-      length = this.declaredLength(offset)
-    ) {
-      const scan = this.scan(offset + FRAME_HEADER_SIZE + length);
-      frames.push(...scan.frames);
-      offset = scan.end;
+    for (let hit = tail.indexOf(prefix); hit !== -1; hit = tail.indexOf(prefix, hit + 1)) {
+      const frame = hit - FRAME_HEADER_SIZE;
+      if (frame < 0 || hit + payloadLength > tail.length) continue;
+      if (tail.readUInt32LE(frame) !== payloadLength) continue;
+      const payload = tail.subarray(hit, hit + payloadLength);
+      if (crc32(payload) !== tail.readUInt32LE(frame + 4)) continue;
+      frames.push({ offset: from + frame, length: FRAME_HEADER_SIZE + payloadLength, payload });
     }
     return frames;
   }

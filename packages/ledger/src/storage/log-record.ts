@@ -3,10 +3,12 @@
  *   transaction:  u8 1 | u64 slot | u64 epoch | i64 epoch_start_timestamp | i64 unix_timestamp
  *                 | u32 length + transaction bytes | u32 length + metadata JSON
  *   clock anchor: u8 2 | u64 slot | f64 unix_ms | u32 slot_ms
- *   durable mark: u8 3 | u64 end
+ *   durable mark: u8 3 | 16-byte key | u64 end
  * A transaction record holds everything needed both to re-execute it exactly (bytes and clock)
  * and to serve its history without re-executing (metadata).
  */
+import { createHash } from "node:crypto";
+
 import type { BlockClock, ClockAnchor } from "../ledger/ledger-time.js";
 import {
   deserializeTransactionMeta,
@@ -28,11 +30,32 @@ export interface ClockAnchorRecord {
 
 /**
  * Every byte of the log before `end` was on disk when this record was written: a damaged record
- * before `end` is not a write a crash cut short, it was confirmed.
+ * before `end` is not a write a crash cut short, it was confirmed. Recovery looks for these at any
+ * byte past a damaged record, so each carries the ledger's own key (`durableMarkKey`), which no
+ * client knows: bytes a client put in a transaction cannot pass for one.
  */
 export interface DurableMarkRecord {
   readonly kind: "durable-mark";
+  readonly key: Uint8Array;
   readonly end: number;
+}
+
+const DURABLE_MARK_KEY_LENGTH = 16;
+/** The payload length of a durable-mark record. */
+export const DURABLE_MARK_LENGTH = 1 + DURABLE_MARK_KEY_LENGTH + 8;
+
+/** The key of a ledger's durable marks, derived from a secret of its data directory. */
+export function durableMarkKey(secret: Uint8Array): Uint8Array {
+  return createHash("sha256")
+    .update("abas-ledger durable mark\0")
+    .update(secret)
+    .digest()
+    .subarray(0, DURABLE_MARK_KEY_LENGTH);
+}
+
+/** The bytes every durable-mark record with `key` starts with. */
+export function durableMarkPrefix(key: Uint8Array): Uint8Array {
+  return Uint8Array.of(DURABLE_MARK, ...key);
 }
 
 export type LogRecord = TransactionRecord | ClockAnchorRecord | DurableMarkRecord;
@@ -46,9 +69,9 @@ const fromUtf8 = new TextDecoder("utf-8", { fatal: true });
 
 export function encodeLogRecord(record: LogRecord): Uint8Array {
   if (record.kind === "durable-mark") {
-    const out = new Uint8Array(1 + 8);
-    out[0] = DURABLE_MARK;
-    new DataView(out.buffer).setBigUint64(1, BigInt(record.end), true);
+    const out = new Uint8Array(DURABLE_MARK_LENGTH);
+    out.set(durableMarkPrefix(record.key));
+    new DataView(out.buffer).setBigUint64(1 + DURABLE_MARK_KEY_LENGTH, BigInt(record.end), true);
     return out;
   }
   if (record.kind === "clock-anchor") {
@@ -99,8 +122,12 @@ export function decodeLogRecord(payload: Uint8Array): LogRecord {
     };
   }
   if (payload[0] === DURABLE_MARK) {
-    need(9);
-    return { kind: "durable-mark", end: Number(view.getBigUint64(1, true)) };
+    need(DURABLE_MARK_LENGTH);
+    return {
+      kind: "durable-mark",
+      key: payload.slice(1, 1 + DURABLE_MARK_KEY_LENGTH),
+      end: Number(view.getBigUint64(1 + DURABLE_MARK_KEY_LENGTH, true)),
+    };
   }
   if (payload[0] !== TRANSACTION) throw new CorruptRecordError(`unknown record kind ${payload[0]}`);
   need(37);
