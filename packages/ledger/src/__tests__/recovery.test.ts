@@ -280,8 +280,12 @@ test("after a failed sync, shutdown writes no snapshot past the disk, so a power
     const snapshotsBefore = readdirSync(paths.snapshots).sort();
     failNextSync = true;
     const recipient = (await generateKeyPairSigner()).address;
-    await assert.rejects(first.ledger.requestAirdrop(recipient, 2_000_000_000n), { name: "LedgerWriteError" });
-    await assert.rejects(first.ledger.requestAirdrop(recipient, 2_000_000_001n), { name: "LedgerWriteError" });
+    await assert.rejects(first.ledger.requestAirdrop(recipient, 2_000_000_000n), {
+      name: "LedgerWriteError",
+    });
+    await assert.rejects(first.ledger.requestAirdrop(recipient, 2_000_000_001n), {
+      name: "LedgerWriteError",
+    });
     first.close();
 
     // Then no snapshot covers the record whose sync failed

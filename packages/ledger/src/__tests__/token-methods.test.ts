@@ -2,14 +2,17 @@
  * SPL Token and Token-2022 against the ledger, driven by @solana/spl-token over a
  * @solana/web3.js Connection and read back with web3.js's and @solana/kit's own calls:
  * getTokenAccountBalance, getTokenSupply, getTokenLargestAccounts, getTokenAccountsByOwner,
- * getTokenAccountsByDelegate, jsonParsed token accounts, and the validator's refusals.
+ * getTokenAccountsByDelegate, jsonParsed token accounts, amounts of mints whose UI amount moves
+ * with time (against the Token-2022 program's own AmountToUiAmount), and the validator's refusals.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 
 import {
+  amountToUiAmount,
   approveChecked,
   createAssociatedTokenAccount,
+  createInitializeInterestBearingMintInstruction,
   createInitializeMintInstruction,
   createInitializeScaledUiAmountConfigInstruction,
   createMint,
@@ -31,6 +34,7 @@ import {
   sendAndConfirmTransaction,
   SystemProgram,
   Transaction,
+  type TransactionInstruction,
 } from "@solana/web3.js";
 import { address } from "@solana/kit";
 
@@ -336,10 +340,14 @@ describe("token methods", () => {
     );
   });
 
-  test("a Token-2022 mint's extensions in jsonParsed carry a validator's names (scaledUiAmountConfig)", async () => {
-    // Given a Token-2022 mint with the ScaledUiAmount extension, created with spl-token's instructions
+  /** A Token-2022 mint with one extension, created with spl-token's instructions. */
+  async function token2022Mint(
+    extension: ExtensionType,
+    initializeExtension: (mint: PublicKey) => TransactionInstruction,
+    decimals: number,
+  ): Promise<PublicKey> {
     const mint = Keypair.generate();
-    const space = getMintLen([ExtensionType.ScaledUiAmountConfig]);
+    const space = getMintLen([extension]);
     const lamports = await connection.getMinimumBalanceForRentExemption(space);
     await sendAndConfirmTransaction(
       connection,
@@ -351,19 +359,31 @@ describe("token methods", () => {
           lamports,
           programId: TOKEN_2022_PROGRAM_ID,
         }),
-        createInitializeScaledUiAmountConfigInstruction(
+        initializeExtension(mint.publicKey),
+        createInitializeMintInstruction(
           mint.publicKey,
+          decimals,
           payer.publicKey,
-          2,
+          null,
           TOKEN_2022_PROGRAM_ID,
         ),
-        createInitializeMintInstruction(mint.publicKey, 6, payer.publicKey, null, TOKEN_2022_PROGRAM_ID),
       ),
       [payer, mint],
     );
+    return mint.publicKey;
+  }
+
+  test("a Token-2022 mint's extensions in jsonParsed carry a validator's names (scaledUiAmountConfig)", async () => {
+    // Given a Token-2022 mint with the ScaledUiAmount extension
+    const mint = await token2022Mint(
+      ExtensionType.ScaledUiAmountConfig,
+      (mint) =>
+        createInitializeScaledUiAmountConfigInstruction(mint, payer.publicKey, 2, TOKEN_2022_PROGRAM_ID),
+      6,
+    );
 
     // When it is read in jsonParsed
-    const { value } = await connection.getParsedAccountInfo(mint.publicKey);
+    const { value } = await connection.getParsedAccountInfo(mint);
 
     // Then its extension is named as the account decoder of a validator names it
     const parsed = (value?.data as { parsed: { info: { extensions: { extension: string }[] } } }).parsed;
@@ -371,6 +391,93 @@ describe("token methods", () => {
       parsed.info.extensions.map(({ extension }) => extension),
       ["scaledUiAmountConfig"],
     );
+  });
+
+  test("interest-bearing and scaled-UI-amount mints' amounts read as the Token-2022 program computes them", async () => {
+    // Given a mint that scales UI amounts by 1.5 and one that bears 327.67 % a year (2 decimals
+    // each), and an account of each holding 12,345 and 10^12 raw units
+    const mints = {
+      scaled: await token2022Mint(
+        ExtensionType.ScaledUiAmountConfig,
+        (mint) =>
+          createInitializeScaledUiAmountConfigInstruction(mint, payer.publicKey, 1.5, TOKEN_2022_PROGRAM_ID),
+        2,
+      ),
+      interest: await token2022Mint(
+        ExtensionType.InterestBearingConfig,
+        (mint) =>
+          createInitializeInterestBearingMintInstruction(
+            mint,
+            payer.publicKey,
+            32_767,
+            TOKEN_2022_PROGRAM_ID,
+          ),
+        2,
+      ),
+    };
+    const amounts = { scaled: 12_345n, interest: 10n ** 12n };
+    for (const kind of ["scaled", "interest"] as const) {
+      const mint = mints[kind];
+      const holder = await createAssociatedTokenAccount(
+        connection,
+        payer,
+        mint,
+        alice.publicKey,
+        undefined,
+        TOKEN_2022_PROGRAM_ID,
+      );
+      await mintTo(
+        connection,
+        payer,
+        mint,
+        holder,
+        payer,
+        amounts[kind],
+        [],
+        undefined,
+        TOKEN_2022_PROGRAM_ID,
+      );
+      await sleep(1_100); // interest accrues by the second
+
+      // When its amounts are read with each method that shows one, between two runs of the
+      // program's own AmountToUiAmount (simulated, with the ledger's Clock)
+      const programBefore = await amountToUiAmount(
+        connection,
+        payer,
+        mint,
+        amounts[kind],
+        TOKEN_2022_PROGRAM_ID,
+      );
+      const read = {
+        balance: (await connection.getTokenAccountBalance(holder)).value,
+        supply: (await clients.rpc.getTokenSupply(address(mint.toBase58())).send()).value,
+        largest: (await connection.getTokenLargestAccounts(mint)).value[0]!,
+        parsed: (
+          (await connection.getParsedAccountInfo(holder)).value?.data as {
+            parsed: { info: { tokenAmount: { uiAmountString: string; uiAmount: number } } };
+          }
+        ).parsed.info.tokenAmount,
+      };
+      const programAfter = await amountToUiAmount(
+        connection,
+        payer,
+        mint,
+        amounts[kind],
+        TOKEN_2022_PROGRAM_ID,
+      );
+
+      // Then each is what the program computes at one of those two times, uiAmount its float
+      assert.equal(typeof programBefore, "string");
+      for (const [method, amount] of Object.entries(read)) {
+        assert.ok(
+          [programBefore, programAfter].includes(amount.uiAmountString ?? ""),
+          `${kind} ${method}: ${amount.uiAmountString}, the program: ${String(programBefore)} then ${String(programAfter)}`,
+        );
+        assert.equal(amount.uiAmount, Number(amount.uiAmountString), `${kind} ${method}`);
+      }
+      if (kind === "scaled") assert.equal(read.balance.uiAmountString, "185.17");
+      else assert.notEqual(read.balance.uiAmountString, "10000000000");
+    }
   });
 
   test("refusals carry a validator's code and message", async () => {

@@ -4,14 +4,19 @@
  * Token and Token-2022 (token-account-data.ts); other accounts, which have no parser here, fall
  * back to base64, as a validator does for accounts it cannot parse.
  */
-import type { EncodedAccount } from "@solana/kit";
+import type { Address, EncodedAccount } from "@solana/kit";
 
 import type { Ledger } from "../ledger/ledger.js";
 import { toBase58, toBase64 } from "../encoding.js";
 import { invalidParams, RpcError, RpcErrorCode } from "./json-rpc.js";
 import { optionalEnum, type Config } from "./params.js";
-import { parseTokenAccountData, type MintDecimals, type ParsedAccountData } from "./token-account-data.js";
-import { isTokenProgram, mintDecimalsOf } from "../token/token-state.js";
+import { mintAmountScaleOf } from "./token-amount.js";
+import {
+  parseTokenAccountData,
+  type MintAmountScales,
+  type ParsedAccountData,
+} from "./token-account-data.js";
+import { isTokenProgram } from "../token/token-state.js";
 
 export type AccountEncoding = "binary" | "base58" | "base64" | "jsonParsed";
 
@@ -61,23 +66,31 @@ export interface RpcAccount {
   readonly space: bigint;
 }
 
-/** The decimals of the mints the ledger holds (wrapped SOL's are known without its account). */
-export function ledgerMintDecimals(ledger: Pick<Ledger, "account">): MintDecimals {
-  return (mint) => mintDecimalsOf(mint, (address) => ledger.account(address)?.data as Uint8Array | undefined);
+/**
+ * How the amounts of the mints the ledger holds read now, at the current slot's time (wrapped
+ * SOL's are known without its account); `accountOf` reads the accounts (the ledger's by default).
+ */
+export function ledgerMintScales(
+  ledger: Pick<Ledger, "account" | "blockTime" | "currentSlot">,
+  accountOf: (address: Address) => EncodedAccount | undefined = (address) => ledger.account(address),
+): MintAmountScales {
+  const now = ledger.blockTime(ledger.currentSlot()) ?? 0n;
+  return (mint) =>
+    mintAmountScaleOf(mint, (address) => accountOf(address)?.data as Uint8Array | undefined, now);
 }
 
-function parsedData(account: EncodedAccount, mintDecimals: MintDecimals): ParsedAccountData | undefined {
+function parsedData(account: EncodedAccount, mintScales: MintAmountScales): ParsedAccountData | undefined {
   if (!isTokenProgram(account.programAddress)) return undefined;
-  return parseTokenAccountData(account.programAddress, account.data as Uint8Array, mintDecimals);
+  return parseTokenAccountData(account.programAddress, account.data as Uint8Array, mintScales);
 }
 
 export function encodeAccount(
   account: EncodedAccount,
   view: AccountView,
-  mintDecimals: MintDecimals,
+  mintScales: MintAmountScales,
 ): RpcAccount {
   const full = account.data as Uint8Array;
-  const parsed = view.encoding === "jsonParsed" ? parsedData(account, mintDecimals) : undefined;
+  const parsed = view.encoding === "jsonParsed" ? parsedData(account, mintScales) : undefined;
   const data =
     view.dataSlice === undefined
       ? full

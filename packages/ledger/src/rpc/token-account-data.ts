@@ -1,7 +1,7 @@
 /**
  * `jsonParsed` data of accounts owned by SPL Token or Token-2022, in a validator's shape:
  * `{ program: "spl-token" | "spl-token-2022", parsed: { type: "account" | "mint" | "multisig",
- * info }, space }`. A token account's amounts need its mint's decimals; without them (or for
+ * info }, space }`. A token account's amounts need its mint (`MintAmountScale`); without it (or for
  * data that is none of the three) there is no parsed form and the caller falls back to base64,
  * as a validator does. Token-2022 extensions are listed by name (`{ extension }`), which is all
  * a validator shows of the stateless ones (immutableOwner, nonTransferable...); the state that
@@ -10,7 +10,7 @@
 import type { Address } from "@solana/kit";
 
 import { toBase58 } from "../encoding.js";
-import { uiTokenAmount } from "./token-amount.js";
+import { uiTokenAmount, type MintAmountScale } from "./token-amount.js";
 import {
   EXTENSION_TYPE_NAMES,
   extensionTypesOf,
@@ -21,8 +21,8 @@ import {
   type TokenAccount,
 } from "../token/token-state.js";
 
-/** The decimals of a mint, or undefined when the address holds no mint. */
-export type MintDecimals = (mint: Address) => number | undefined;
+/** How the amounts of a mint read, or undefined when the address holds no mint. */
+export type MintAmountScales = (mint: Address) => MintAmountScale | undefined;
 
 export interface ParsedAccountData {
   readonly program: "spl-token" | "spl-token-2022";
@@ -32,18 +32,16 @@ export interface ParsedAccountData {
 
 const MULTISIG_SIGNER_SLOTS = 11;
 
-function tokenAccountInfo(account: TokenAccount, decimals: number): Record<string, unknown> {
+function tokenAccountInfo(account: TokenAccount, scale: MintAmountScale): Record<string, unknown> {
   return {
     mint: account.mint,
     owner: account.owner,
-    tokenAmount: uiTokenAmount(account.amount, decimals),
+    tokenAmount: uiTokenAmount(account.amount, scale),
     ...(account.delegate === null ? {} : { delegate: account.delegate }),
     state: account.state,
     isNative: account.isNative !== null,
-    ...(account.isNative === null ? {} : { rentExemptReserve: uiTokenAmount(account.isNative, decimals) }),
-    ...(account.delegate === null
-      ? {}
-      : { delegatedAmount: uiTokenAmount(account.delegatedAmount, decimals) }),
+    ...(account.isNative === null ? {} : { rentExemptReserve: uiTokenAmount(account.isNative, scale) }),
+    ...(account.delegate === null ? {} : { delegatedAmount: uiTokenAmount(account.delegatedAmount, scale) }),
     ...(account.closeAuthority === null ? {} : { closeAuthority: account.closeAuthority }),
   };
 }
@@ -81,12 +79,12 @@ function multisigInfo(data: Uint8Array): Record<string, unknown> | undefined {
   return { numRequiredSigners: data[0], numValidSigners: data[1], isInitialized: true, signers };
 }
 
-function parse(data: Uint8Array, mintDecimals: MintDecimals): ParsedAccountData["parsed"] | undefined {
+function parse(data: Uint8Array, mintScales: MintAmountScales): ParsedAccountData["parsed"] | undefined {
   const account = readTokenAccount(data);
   if (account !== undefined) {
-    const decimals = mintDecimals(account.mint);
-    if (decimals === undefined) return undefined;
-    return { type: "account", info: { ...tokenAccountInfo(account, decimals), ...extensionsOf(data) } };
+    const scale = mintScales(account.mint);
+    if (scale === undefined) return undefined;
+    return { type: "account", info: { ...tokenAccountInfo(account, scale), ...extensionsOf(data) } };
   }
   const mint = readMint(data);
   if (mint !== undefined) {
@@ -110,9 +108,9 @@ function parse(data: Uint8Array, mintDecimals: MintDecimals): ParsedAccountData[
 export function parseTokenAccountData(
   owner: Address,
   data: Uint8Array,
-  mintDecimals: MintDecimals,
+  mintScales: MintAmountScales,
 ): ParsedAccountData | undefined {
-  const parsed = parse(data, mintDecimals);
+  const parsed = parse(data, mintScales);
   if (parsed === undefined) return undefined;
   return {
     program: owner === TOKEN_2022_PROGRAM ? "spl-token-2022" : "spl-token",

@@ -120,7 +120,7 @@ const checked =
       type,
       info: {
         ...Object.fromEntries(names.map((name, position) => [name, at(position)])),
-        tokenAmount: uiTokenAmount(amount, decimals),
+        tokenAmount: uiTokenAmount(amount, { decimals }),
         ...authority(accounts, names.length, ownerName, multisigName),
       },
     };

@@ -133,7 +133,7 @@ function renderInnerInstructions(
 const renderTokenBalance = (balance: TokenBalance): unknown => ({
   accountIndex: balance.accountIndex,
   mint: balance.mint,
-  uiTokenAmount: uiTokenAmount(balance.amount, balance.decimals),
+  uiTokenAmount: uiTokenAmount(balance.amount, { decimals: balance.decimals }),
   owner: balance.owner,
   programId: balance.programId,
 });

@@ -10,7 +10,7 @@ import type { SlotInfo } from "../ledger/slot-clock.js";
 import type { Logger } from "../logger.js";
 import {
   encodeAccount,
-  ledgerMintDecimals,
+  ledgerMintScales,
   readAccountView,
   type AccountView,
 } from "../rpc/account-encoding.js";
@@ -204,7 +204,7 @@ export class SubscriptionSession {
             space: 0n,
           }
         : account;
-    const value = encodeAccount(shown, view, ledgerMintDecimals(this.ledger));
+    const value = encodeAccount(shown, view, ledgerMintScales(this.ledger));
     return { value, text: stringifyJson(value) };
   }
 
@@ -228,7 +228,7 @@ export class SubscriptionSession {
           id,
           withContext(landed.slot, {
             pubkey,
-            account: encodeAccount(account, view, ledgerMintDecimals(this.ledger)),
+            account: encodeAccount(account, view, ledgerMintScales(this.ledger)),
           }),
         );
       }

@@ -1,8 +1,9 @@
 /**
  * SPL Token and Token-2022 account state: the base layouts of mints (82 bytes) and token
  * accounts (165 bytes), which both programs share. A Token-2022 account with extensions is longer:
- * byte 165 says what it is (1 mint, 2 token account) and the extensions follow; they are not
- * read here. Every reader returns undefined for data that is not what it asks for.
+ * byte 165 says what it is (1 mint, 2 token account) and the extensions follow; of them only the
+ * two that change how a mint's amounts read (interest-bearing, scaled UI amount) are decoded.
+ * Every reader returns undefined for data that is not what it asks for.
  */
 import type { Address } from "@solana/kit";
 
@@ -141,23 +142,81 @@ export function readTokenAccount(data: Uint8Array): TokenAccount | undefined {
   };
 }
 
-/**
- * The Token-2022 extension types an account carries, by their u16 value, in the order its TLV
- * entries hold them (up to the first unused entry). Empty for base-only data.
- */
-export function extensionTypesOf(data: Uint8Array): number[] {
-  const types: number[] = [];
-  if (data.length <= TOKEN_ACCOUNT_LENGTH + 1 || data.length === MULTISIG_LENGTH) return types;
+/** The TLV entries of a Token-2022 account's extensions, up to the first unused one. */
+function* extensionEntries(data: Uint8Array): Generator<{ type: number; value: Uint8Array }> {
+  if (data.length <= TOKEN_ACCOUNT_LENGTH + 1 || data.length === MULTISIG_LENGTH) return;
   const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
   let offset = TOKEN_ACCOUNT_LENGTH + 1;
   while (offset + 4 <= data.length) {
     const type = view.getUint16(offset, true);
     const length = view.getUint16(offset + 2, true);
-    if (type === 0 || offset + 4 + length > data.length) break;
-    types.push(type);
+    if (type === 0 || offset + 4 + length > data.length) return;
+    yield { type, value: data.subarray(offset + 4, offset + 4 + length) };
     offset += 4 + length;
   }
-  return types;
+}
+
+/**
+ * The Token-2022 extension types an account carries, by their u16 value, in the order its TLV
+ * entries hold them (up to the first unused entry). Empty for base-only data.
+ */
+export function extensionTypesOf(data: Uint8Array): number[] {
+  return [...extensionEntries(data)].map(({ type }) => type);
+}
+
+/** The value of a mint's extension of `type` when it has the expected length. */
+function mintExtension(data: Uint8Array, type: number, length: number): DataView | undefined {
+  if (readMint(data) === undefined) return undefined;
+  for (const entry of extensionEntries(data)) {
+    if (entry.type === type && entry.value.length === length)
+      return new DataView(entry.value.buffer, entry.value.byteOffset, entry.value.byteLength);
+  }
+  return undefined;
+}
+
+/** Token-2022's InterestBearingConfig: continuously compounded interest shown in UI amounts. */
+export interface InterestBearingConfig {
+  readonly initializationTimestamp: bigint;
+  /** Basis points a year, from initialization to the last update. */
+  readonly preUpdateAverageRate: number;
+  readonly lastUpdateTimestamp: bigint;
+  /** Basis points a year since the last update. */
+  readonly currentRate: number;
+}
+
+/** Token-2022's ScaledUiAmountConfig: a multiplier for UI amounts, and the next one with its start. */
+export interface ScaledUiAmountConfig {
+  readonly multiplier: number;
+  readonly newMultiplierEffectiveTimestamp: bigint;
+  readonly newMultiplier: number;
+}
+
+const INTEREST_BEARING_CONFIG = EXTENSION_TYPE_NAMES.indexOf("interestBearingConfig");
+const SCALED_UI_AMOUNT = EXTENSION_TYPE_NAMES.indexOf("scaledUiAmount");
+
+/** A mint's InterestBearingConfig (after its 32-byte rate authority), or undefined. */
+export function readInterestBearingConfig(data: Uint8Array): InterestBearingConfig | undefined {
+  const view = mintExtension(data, INTEREST_BEARING_CONFIG, 32 + 8 + 2 + 8 + 2);
+  return view === undefined
+    ? undefined
+    : {
+        initializationTimestamp: view.getBigInt64(32, true),
+        preUpdateAverageRate: view.getInt16(40, true),
+        lastUpdateTimestamp: view.getBigInt64(42, true),
+        currentRate: view.getInt16(50, true),
+      };
+}
+
+/** A mint's ScaledUiAmountConfig (after its 32-byte authority), or undefined. */
+export function readScaledUiAmountConfig(data: Uint8Array): ScaledUiAmountConfig | undefined {
+  const view = mintExtension(data, SCALED_UI_AMOUNT, 32 + 8 + 8 + 8);
+  return view === undefined
+    ? undefined
+    : {
+        multiplier: view.getFloat64(32, true),
+        newMultiplierEffectiveTimestamp: view.getBigInt64(40, true),
+        newMultiplier: view.getFloat64(48, true),
+      };
 }
 
 /**

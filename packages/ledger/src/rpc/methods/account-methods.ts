@@ -4,7 +4,7 @@
  */
 import type { EncodedAccount } from "@solana/kit";
 
-import { encodeAccount, ledgerMintDecimals, readAccountView } from "../account-encoding.js";
+import { encodeAccount, ledgerMintScales, readAccountView } from "../account-encoding.js";
 import { MAX_ACCOUNT_SIZE, readAccountFilters } from "../account-filters.js";
 import { invalidParams } from "../json-rpc.js";
 import {
@@ -34,7 +34,7 @@ export const accountMethods: Record<string, LedgerRpcMethod> = {
     const account = ledger.account(address);
     return withContext(
       slot,
-      isPresent(account) ? encodeAccount(account, view, ledgerMintDecimals(ledger)) : null,
+      isPresent(account) ? encodeAccount(account, view, ledgerMintScales(ledger)) : null,
     );
   },
 
@@ -47,10 +47,10 @@ export const accountMethods: Record<string, LedgerRpcMethod> = {
     const config = configParam(args, 1, "getMultipleAccounts");
     const view = readAccountView(config, "base64");
     const slot = await settledSlot(ledger, config);
-    const mintDecimals = ledgerMintDecimals(ledger);
+    const mintScales = ledgerMintScales(ledger);
     const value = addresses.map((value, i) => {
       const account = ledger.account(addressParam(value, `pubkeys[${i}]`));
-      return isPresent(account) ? encodeAccount(account, view, mintDecimals) : null;
+      return isPresent(account) ? encodeAccount(account, view, mintScales) : null;
     });
     return withContext(slot, value);
   },
@@ -63,11 +63,11 @@ export const accountMethods: Record<string, LedgerRpcMethod> = {
     const matches = readAccountFilters(config.filters);
     const withContextOption = optionalBoolean(config, "withContext") ?? false;
     const slot = await settledSlot(ledger, config);
-    const mintDecimals = ledgerMintDecimals(ledger);
+    const mintScales = ledgerMintScales(ledger);
     const accounts = ledger
       .programAccounts(program)
       .filter((account) => account.lamports > 0n && matches(account.data as Uint8Array))
-      .map((account) => ({ pubkey: account.address, account: encodeAccount(account, view, mintDecimals) }))
+      .map((account) => ({ pubkey: account.address, account: encodeAccount(account, view, mintScales) }))
       // The SVM's order changes when it is restored from a snapshot; clients get a stable one.
       .sort((a, b) => (a.pubkey < b.pubkey ? -1 : a.pubkey > b.pubkey ? 1 : 0));
     return withContextOption ? withContext(slot, accounts) : accounts;

@@ -8,7 +8,7 @@ import type { Address, EncodedAccount } from "@solana/kit";
 
 import { fromBase58 } from "../../encoding.js";
 import type { Ledger } from "../../ledger/ledger.js";
-import { encodeAccount, ledgerMintDecimals, readAccountView } from "../account-encoding.js";
+import { encodeAccount, ledgerMintScales, readAccountView } from "../account-encoding.js";
 import { invalidParams, RpcError, RpcErrorCode } from "../json-rpc.js";
 import {
   addressParam,
@@ -19,7 +19,7 @@ import {
   type Config,
 } from "../params.js";
 import { settledSlot, withContext, type LedgerRpcMethod } from "../rpc-context.js";
-import { uiTokenAmount } from "../token-amount.js";
+import { uiTokenAmount, type MintAmountScale } from "../token-amount.js";
 import {
   isTokenProgram,
   NATIVE_MINT,
@@ -42,14 +42,14 @@ const present = (ledger: Ledger, address: Address): EncodedAccount | undefined =
   return account !== undefined && account.lamports > 0n ? account : undefined;
 };
 
-/** The token program that owns a mint and the mint's decimals (wrapped SOL needs no account). */
-function mintOwnerAndDecimals(ledger: Ledger, mint: Address): { owner: Address; decimals: number } {
-  if (mint === NATIVE_MINT) return { owner: TOKEN_PROGRAM, decimals: NATIVE_MINT_DECIMALS };
+/** The token program that owns a mint and how its amounts read (wrapped SOL needs no account). */
+function mintOwnerAndScale(ledger: Ledger, mint: Address): { owner: Address; scale: MintAmountScale } {
+  if (mint === NATIVE_MINT) return { owner: TOKEN_PROGRAM, scale: { decimals: NATIVE_MINT_DECIMALS } };
   const account = present(ledger, mint);
   if (account === undefined) throw invalidParam("could not find mint");
-  const state = readMint(account.data as Uint8Array);
-  if (state === undefined) throw invalidParam("Token mint could not be unpacked");
-  return { owner: account.programAddress, decimals: state.decimals };
+  const scale = ledgerMintScales(ledger)(mint);
+  if (scale === undefined) throw invalidParam("Token mint could not be unpacked");
+  return { owner: account.programAddress, scale };
 }
 
 /** The `{ mint }` or `{ programId }` filter of getTokenAccountsBy*: the program to scan, and the mint if any. */
@@ -61,7 +61,7 @@ function tokenProgramAndMint(ledger: Ledger, value: unknown): { program: Address
   }
   if (keys[0] === "mint") {
     const mint = addressParam(filter.mint, "mint");
-    const { owner } = mintOwnerAndDecimals(ledger, mint);
+    const { owner } = mintOwnerAndScale(ledger, mint);
     if (!isTokenProgram(owner)) throw invalidParam("not a Token mint");
     return { program: owner, mint };
   }
@@ -101,7 +101,7 @@ const tokenAccountsBy =
     const view = readAccountView(config, "binary");
     const slot = await settledSlot(ledger, config);
     const { program, mint } = tokenProgramAndMint(ledger, filter);
-    const mintDecimals = ledgerMintDecimals(ledger);
+    const mintScales = ledgerMintScales(ledger);
     const accounts = tokenAccounts(
       ledger,
       program,
@@ -109,7 +109,7 @@ const tokenAccountsBy =
     )
       .map(({ account }) => ({
         pubkey: account.address,
-        account: encodeAccount(account, view, mintDecimals),
+        account: encodeAccount(account, view, mintScales),
       }))
       // As on a validator, jsonParsed lists only the accounts it could parse.
       .filter(({ account }) => view.encoding !== "jsonParsed" || !Array.isArray(account.data));
@@ -140,8 +140,8 @@ export const tokenMethods: Record<string, LedgerRpcMethod> = {
       ? readTokenAccount(account.data as Uint8Array)
       : undefined;
     if (state === undefined) throw invalidParam("not a Token account");
-    const { decimals } = mintOwnerAndDecimals(ledger, state.mint);
-    return withContext(slot, uiTokenAmount(state.amount, decimals));
+    const { scale } = mintOwnerAndScale(ledger, state.mint);
+    return withContext(slot, uiTokenAmount(state.amount, scale));
   },
 
   getTokenSupply: async (params, { ledger }) => {
@@ -153,8 +153,9 @@ export const tokenMethods: Record<string, LedgerRpcMethod> = {
     if (account === undefined) throw invalidParam("could not find account");
     if (!isTokenProgram(account.programAddress)) throw invalidParam("not a Token mint");
     const mint = readMint(account.data as Uint8Array);
-    if (mint === undefined) throw invalidParam("mint could not be unpacked");
-    return withContext(slot, uiTokenAmount(mint.supply, mint.decimals));
+    const scale = ledgerMintScales(ledger)(address);
+    if (mint === undefined || scale === undefined) throw invalidParam("mint could not be unpacked");
+    return withContext(slot, uiTokenAmount(mint.supply, scale));
   },
 
   getTokenLargestAccounts: async (params, { ledger }) => {
@@ -162,7 +163,7 @@ export const tokenMethods: Record<string, LedgerRpcMethod> = {
     const mint = addressParam(requiredParam(args, 0, "mint"), "mint");
     const config = configOrCommitment(args, 1, "getTokenLargestAccounts");
     const slot = await settledSlot(ledger, config);
-    const { owner, decimals } = mintOwnerAndDecimals(ledger, mint);
+    const { owner, scale } = mintOwnerAndScale(ledger, mint);
     if (!isTokenProgram(owner)) throw invalidParam("not a Token mint");
     const largest = tokenAccounts(ledger, owner, (state) => state.mint === mint)
       .map(({ account, state }) => ({
@@ -174,7 +175,7 @@ export const tokenMethods: Record<string, LedgerRpcMethod> = {
       .slice(0, LARGEST_ACCOUNTS);
     return withContext(
       slot,
-      largest.map(({ address, amount }) => ({ address, ...uiTokenAmount(amount, decimals) })),
+      largest.map(({ address, amount }) => ({ address, ...uiTokenAmount(amount, scale) })),
     );
   },
 

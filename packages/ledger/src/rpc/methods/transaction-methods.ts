@@ -11,7 +11,7 @@ import {
   parseWireTransaction,
   type WireTransaction,
 } from "../../transactions/wire-transaction.js";
-import { encodeAccount, ledgerMintDecimals, readAccountView } from "../account-encoding.js";
+import { encodeAccount, ledgerMintScales, readAccountView } from "../account-encoding.js";
 import { invalidParams, RpcError, RpcErrorCode } from "../json-rpc.js";
 import {
   addressParam,
@@ -146,9 +146,10 @@ export const transactionMethods: Record<string, LedgerRpcMethod> = {
     const simulation = ledger.simulate(transaction, { sigVerify, replaceRecentBlockhash });
     const latest = replaceRecentBlockhash ? ledger.latestBlockhash() : undefined;
     // Token amounts are read with the mints as the simulation left them.
-    const mintDecimals = ledgerMintDecimals({
-      account: (address) => simulation.postAccounts.get(address) ?? ledger.account(address),
-    });
+    const mintScales = ledgerMintScales(
+      ledger,
+      (address) => simulation.postAccounts.get(address) ?? ledger.account(address),
+    );
     const accounts =
       requested === undefined || simulation.err !== null
         ? null
@@ -156,7 +157,7 @@ export const transactionMethods: Record<string, LedgerRpcMethod> = {
             const account = simulation.postAccounts.get(address) ?? ledger.account(address);
             return account === undefined || account.lamports === 0n
               ? null
-              : encodeAccount(account, requested.view, mintDecimals);
+              : encodeAccount(account, requested.view, mintScales);
           });
     return withContext(slot, {
       err: simulation.err,
