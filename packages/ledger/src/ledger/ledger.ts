@@ -85,7 +85,8 @@ export class LedgerWriteError extends Error {
 
 /** Owners of accounts that are not accounts themselves. */
 const NATIVE_LOADER = "NativeLoader1111111111111111111111111111111" as Address;
-const SYSVAR_OWNER = "Sysvar1111111111111111111111111111111111111" as Address;
+/** The owner of the sysvar accounts. */
+export const SYSVAR_OWNER = "Sysvar1111111111111111111111111111111111111" as Address;
 const FEATURE_OWNER = "Feature111111111111111111111111111111111111" as Address;
 
 const nothingRan = (err: RpcTransactionError): Simulation => ({

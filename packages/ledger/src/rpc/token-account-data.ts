@@ -25,8 +25,8 @@ import {
 export type MintAmountScales = (mint: Address) => MintAmountScale | undefined;
 
 export interface ParsedAccountData {
-  readonly program: "spl-token" | "spl-token-2022";
-  readonly parsed: { readonly type: "account" | "mint" | "multisig"; readonly info: unknown };
+  readonly program: "spl-token" | "spl-token-2022" | "sysvar";
+  readonly parsed: { readonly type: string; readonly info: unknown };
   readonly space: bigint;
 }
 

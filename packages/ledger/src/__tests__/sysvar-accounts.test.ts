@@ -1,0 +1,260 @@
+/**
+ * Sysvar accounts in jsonParsed, as a validator's account decoder shows them, against the decoders
+ * of @solana/sysvars (part of @solana/kit) for the same accounts' bytes; and the client call that needs the parsed Clock:
+ * @solana/spl-token's `amountToUiAmountForMintWithoutSimulation`.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+
+import {
+  amountToUiAmountForMintWithoutSimulation,
+  createInitializeInterestBearingMintInstruction,
+  createInitializeMintInstruction,
+  ExtensionType,
+  getMintLen,
+  TOKEN_2022_PROGRAM_ID,
+} from "@solana/spl-token";
+import {
+  Connection,
+  Keypair,
+  LAMPORTS_PER_SOL,
+  sendAndConfirmTransaction,
+  SystemProgram,
+  Transaction,
+} from "@solana/web3.js";
+import {
+  fetchEncodedSysvarAccount,
+  fetchJsonParsedSysvarAccount,
+  getSysvarClockDecoder,
+  getSysvarEpochRewardsDecoder,
+  getSysvarEpochScheduleDecoder,
+  getSysvarLastRestartSlotDecoder,
+  getSysvarRentDecoder,
+  getSysvarSlotHistoryDecoder,
+  getSysvarStakeHistoryDecoder,
+  SYSVAR_CLOCK_ADDRESS,
+  SYSVAR_EPOCH_REWARDS_ADDRESS,
+  SYSVAR_EPOCH_SCHEDULE_ADDRESS,
+  SYSVAR_LAST_RESTART_SLOT_ADDRESS,
+  SYSVAR_RECENT_BLOCKHASHES_ADDRESS,
+  SYSVAR_RENT_ADDRESS,
+  SYSVAR_SLOT_HASHES_ADDRESS,
+  SYSVAR_SLOT_HISTORY_ADDRESS,
+  SYSVAR_STAKE_HISTORY_ADDRESS,
+} from "@solana/sysvars";
+import {
+  getAddressDecoder,
+  getArrayDecoder,
+  getStructDecoder,
+  getU64Decoder,
+  type Decoder,
+} from "@solana/kit";
+
+import {
+  kitClients,
+  rpcCall,
+  sleep,
+  startLedgerProcess,
+  type LedgerUnderTest,
+} from "./support/ledger-under-test.js";
+
+/**
+ * A bincode Vec: a u64 length, then the items. @solana/sysvars 8.4's own SlotHashes and
+ * RecentBlockhashes decoders read a u32 length there, which shifts every field after it; their
+ * items are decoded with kit's codecs and this length instead.
+ */
+const bincodeVec = <T extends object>(item: Decoder<T>) => getArrayDecoder(item, { size: getU64Decoder() });
+
+/** Each sysvar: the validator's type name, and its fields from kit's decoding of the bytes. */
+const SYSVARS = [
+  {
+    address: SYSVAR_CLOCK_ADDRESS,
+    type: "clock",
+    expected: (bytes: Uint8Array) => {
+      const clock = getSysvarClockDecoder().decode(bytes);
+      return {
+        slot: Number(clock.slot),
+        epoch: Number(clock.epoch),
+        epochStartTimestamp: Number(clock.epochStartTimestamp),
+        leaderScheduleEpoch: Number(clock.leaderScheduleEpoch),
+        unixTimestamp: Number(clock.unixTimestamp),
+      };
+    },
+  },
+  {
+    address: SYSVAR_EPOCH_SCHEDULE_ADDRESS,
+    type: "epochSchedule",
+    expected: (bytes: Uint8Array) => {
+      const schedule = getSysvarEpochScheduleDecoder().decode(bytes);
+      return {
+        slotsPerEpoch: Number(schedule.slotsPerEpoch),
+        leaderScheduleSlotOffset: Number(schedule.leaderScheduleSlotOffset),
+        warmup: schedule.warmup,
+        firstNormalEpoch: Number(schedule.firstNormalEpoch),
+        firstNormalSlot: Number(schedule.firstNormalSlot),
+      };
+    },
+  },
+  {
+    address: SYSVAR_RENT_ADDRESS,
+    type: "rent",
+    expected: (bytes: Uint8Array) => {
+      const rent = getSysvarRentDecoder().decode(bytes);
+      return {
+        lamportsPerByteYear: rent.lamportsPerByteYear.toString(),
+        exemptionThreshold: rent.exemptionThreshold,
+        burnPercent: rent.burnPercent,
+      };
+    },
+  },
+  {
+    address: SYSVAR_SLOT_HASHES_ADDRESS,
+    type: "slotHashes",
+    expected: (bytes: Uint8Array) =>
+      bincodeVec(
+        getStructDecoder([
+          ["slot", getU64Decoder()],
+          ["hash", getAddressDecoder()],
+        ]),
+      )
+        .decode(bytes)
+        .map(({ slot, hash }) => ({ slot: Number(slot), hash })),
+  },
+  {
+    address: SYSVAR_RECENT_BLOCKHASHES_ADDRESS,
+    type: "recentBlockhashes",
+    expected: (bytes: Uint8Array) =>
+      bincodeVec(
+        getStructDecoder([
+          ["blockhash", getAddressDecoder()],
+          ["lamportsPerSignature", getU64Decoder()],
+        ]),
+      )
+        .decode(bytes)
+        .map(({ blockhash, lamportsPerSignature }) => ({
+          blockhash,
+          feeCalculator: { lamportsPerSignature: lamportsPerSignature.toString() },
+        })),
+  },
+  {
+    address: SYSVAR_STAKE_HISTORY_ADDRESS,
+    type: "stakeHistory",
+    expected: (bytes: Uint8Array) =>
+      getSysvarStakeHistoryDecoder()
+        .decode(bytes)
+        .map(({ epoch, stakeHistory }) => ({
+          epoch: Number(epoch),
+          stakeHistory: {
+            effective: Number(stakeHistory.effective),
+            activating: Number(stakeHistory.activating),
+            deactivating: Number(stakeHistory.deactivating),
+          },
+        })),
+  },
+  {
+    address: SYSVAR_LAST_RESTART_SLOT_ADDRESS,
+    type: "lastRestartSlot",
+    expected: (bytes: Uint8Array) => ({
+      lastRestartSlot: Number(getSysvarLastRestartSlotDecoder().decode(bytes).lastRestartSlot),
+    }),
+  },
+  {
+    address: SYSVAR_EPOCH_REWARDS_ADDRESS,
+    type: "epochRewards",
+    expected: (bytes: Uint8Array) => {
+      const rewards = getSysvarEpochRewardsDecoder().decode(bytes);
+      return {
+        distributionStartingBlockHeight: Number(rewards.distributionStartingBlockHeight),
+        numPartitions: Number(rewards.numPartitions),
+        parentBlockhash: rewards.parentBlockhash,
+        totalPoints: rewards.totalPoints.toString(),
+        totalRewards: rewards.totalRewards.toString(),
+        distributedRewards: rewards.distributedRewards.toString(),
+        active: rewards.active,
+      };
+    },
+  },
+  {
+    address: SYSVAR_SLOT_HISTORY_ADDRESS,
+    type: "slotHistory",
+    expected: (bytes: Uint8Array) => {
+      const history = getSysvarSlotHistoryDecoder().decode(bytes);
+      const bits = history.bits
+        .map((word) => word.toString(2).padStart(64, "0").split("").reverse().join(""))
+        .join("");
+      return { nextSlot: Number(history.nextSlot), bits };
+    },
+  },
+];
+
+describe("sysvar accounts", () => {
+  let ledger: LedgerUnderTest;
+
+  before(async () => {
+    // Long slots: no sysvar changes between the two reads of each
+    ledger = await startLedgerProcess({ slotMs: 60_000 });
+  });
+  after(async () => {
+    await sleep(700); // web3.js closes its idle socket 500 ms after the last subscription
+    await ledger.dispose();
+  });
+
+  test("each sysvar in jsonParsed is a validator's type and fields, matching kit's decoding of its bytes", async () => {
+    const { rpc } = kitClients(ledger);
+    for (const { address, type, expected } of SYSVARS) {
+      // When the account is read in jsonParsed and in base64
+      const reply = await rpcCall(ledger.rpcUrl, "getAccountInfo", [address, { encoding: "jsonParsed" }]);
+      const encoded = await fetchEncodedSysvarAccount(rpc, address);
+      assert.ok(encoded.exists, address);
+
+      // Then the parsed form is the validator's, with the values kit decodes from the bytes
+      const value = (reply.result as { value: { data: unknown; owner: string } }).value;
+      assert.equal(value.owner, "Sysvar1111111111111111111111111111111111111");
+      assert.deepEqual(
+        value.data,
+        { program: "sysvar", parsed: { type, info: expected(encoded.data) }, space: encoded.data.length },
+        type,
+      );
+
+      // And kit's own jsonParsed fetch gets a parsed account, not the bytes
+      const parsed = await fetchJsonParsedSysvarAccount(rpc, address);
+      assert.ok(parsed.exists && !(parsed.data instanceof Uint8Array), type);
+    }
+  });
+
+  test("spl-token's client-side UI amount, which reads the parsed Clock, works against the ledger", async () => {
+    // Given an interest-bearing Token-2022 mint
+    const connection = new Connection(ledger.rpcUrl, { commitment: "confirmed", wsEndpoint: ledger.wsUrl });
+    const payer = Keypair.generate();
+    const signature = await connection.requestAirdrop(payer.publicKey, LAMPORTS_PER_SOL);
+    await connection.confirmTransaction({ signature, ...(await connection.getLatestBlockhash()) });
+    const mint = Keypair.generate();
+    const space = getMintLen([ExtensionType.InterestBearingConfig]);
+    await sendAndConfirmTransaction(
+      connection,
+      new Transaction().add(
+        SystemProgram.createAccount({
+          fromPubkey: payer.publicKey,
+          newAccountPubkey: mint.publicKey,
+          space,
+          lamports: await connection.getMinimumBalanceForRentExemption(space),
+          programId: TOKEN_2022_PROGRAM_ID,
+        }),
+        createInitializeInterestBearingMintInstruction(
+          mint.publicKey,
+          payer.publicKey,
+          500,
+          TOKEN_2022_PROGRAM_ID,
+        ),
+        createInitializeMintInstruction(mint.publicKey, 2, payer.publicKey, null, TOKEN_2022_PROGRAM_ID),
+      ),
+      [payer, mint],
+    );
+
+    // When spl-token computes a UI amount itself, from the mint and the parsed Clock
+    const ui = await amountToUiAmountForMintWithoutSimulation(connection, mint.publicKey, 12_345n);
+
+    // Then it gets one (it throws "Failed to parse sysvar clock" where the Clock is not parsed)
+    assert.equal(ui, "123.45");
+  });
+});
