@@ -1,9 +1,10 @@
 /**
  * Accounts as the JSON-RPC API returns them: `{ data, executable, lamports, owner, rentEpoch,
  * space }`, with the data in the requested encoding. `jsonParsed` decodes the accounts of SPL
- * Token and Token-2022 (token-account-data.ts) and the sysvars (sysvar-account-data.ts); other
- * accounts, which have no parser here, fall back to base64, as a validator does for accounts it
- * cannot parse.
+ * Token and Token-2022 (token-account-data.ts), the sysvars (sysvar-account-data.ts), durable
+ * nonces (nonce-account-data.ts) and the upgradeable loader's (upgradeable-loader-account-data.ts);
+ * other accounts, which have no parser here, fall back to base64, as a validator does for accounts
+ * it cannot parse.
  */
 import type { Address, EncodedAccount } from "@solana/kit";
 
@@ -11,7 +12,10 @@ import { SYSVAR_OWNER, type Ledger } from "../ledger/ledger.js";
 import { toBase58, toBase64 } from "../encoding.js";
 import { invalidParams, RpcError, RpcErrorCode } from "./json-rpc.js";
 import { optionalEnum, type Config } from "./params.js";
+import { parseNonceAccountData } from "./nonce-account-data.js";
 import { parseSysvarAccountData } from "./sysvar-account-data.js";
+import { SYSTEM_PROGRAM } from "./system-instruction.js";
+import { parseUpgradeableLoaderAccountData, UPGRADEABLE_LOADER } from "./upgradeable-loader-account-data.js";
 import { mintAmountScaleOf } from "./token-amount.js";
 import {
   parseTokenAccountData,
@@ -83,9 +87,18 @@ export function ledgerMintScales(
 
 function parsedData(account: EncodedAccount, mintScales: MintAmountScales): ParsedAccountData | undefined {
   const data = account.data as Uint8Array;
-  if (account.programAddress === SYSVAR_OWNER) return parseSysvarAccountData(account.address, data);
-  if (!isTokenProgram(account.programAddress)) return undefined;
-  return parseTokenAccountData(account.programAddress, data, mintScales);
+  switch (account.programAddress) {
+    case SYSVAR_OWNER:
+      return parseSysvarAccountData(account.address, data);
+    case SYSTEM_PROGRAM:
+      return parseNonceAccountData(data);
+    case UPGRADEABLE_LOADER:
+      return parseUpgradeableLoaderAccountData(data);
+    default:
+      return isTokenProgram(account.programAddress)
+        ? parseTokenAccountData(account.programAddress, data, mintScales)
+        : undefined;
+  }
 }
 
 export function encodeAccount(

@@ -8,44 +8,8 @@
  */
 import type { Address } from "@solana/kit";
 
-import { toBase58 } from "../encoding.js";
+import { BincodeReader, parsedOrUndefined } from "./bincode-reader.js";
 import type { ParsedAccountData } from "./token-account-data.js";
-
-/** Bincode's little-endian fields, read in order; every read throws past the end. */
-class BincodeReader {
-  private offset = 0;
-  private readonly view: DataView;
-
-  constructor(private readonly data: Uint8Array) {
-    this.view = new DataView(data.buffer, data.byteOffset, data.byteLength);
-  }
-
-  private take(length: number): number {
-    if (this.offset + length > this.data.length) throw new RangeError("sysvar data ends early");
-    const at = this.offset;
-    this.offset += length;
-    return at;
-  }
-
-  u8 = (): number => this.data[this.take(1)]!;
-  u64 = (): bigint => this.view.getBigUint64(this.take(8), true);
-  i64 = (): bigint => this.view.getBigInt64(this.take(8), true);
-  f64 = (): number => this.view.getFloat64(this.take(8), true);
-  u128 = (): bigint => this.u64() + (this.u64() << 64n);
-  hash = (): string => toBase58(this.data.subarray(this.take(32), this.offset));
-  bool = (): boolean => {
-    const byte = this.u8();
-    if (byte > 1) throw new RangeError("not a bool");
-    return byte === 1;
-  };
-  /** A bincode Vec: its u64 length, then its items. */
-  vec = <T>(item: () => T): T[] => {
-    const length = this.u64();
-    if (length > BigInt(this.data.length - this.offset))
-      throw new RangeError("sysvar vector is longer than its data");
-    return Array.from({ length: Number(length) }, item);
-  };
-}
 
 /** SlotHistory keeps this many slots, one bit each. */
 const SLOT_HISTORY_ENTRIES = 1024 * 1024;
@@ -148,12 +112,5 @@ const SYSVARS: Record<string, { type: string; info: (read: BincodeReader) => unk
 export function parseSysvarAccountData(address: Address, data: Uint8Array): ParsedAccountData | undefined {
   const sysvar = SYSVARS[address];
   if (sysvar === undefined) return undefined;
-  let info: unknown;
-  try {
-    info = sysvar.info(new BincodeReader(data));
-  } catch (error) {
-    if (error instanceof RangeError) return undefined;
-    throw error;
-  }
-  return { program: "sysvar", parsed: { type: sysvar.type, info }, space: BigInt(data.length) };
+  return parsedOrUndefined("sysvar", data, (read) => ({ type: sysvar.type, info: sysvar.info(read) }));
 }

@@ -25,8 +25,9 @@ import {
 export type MintAmountScales = (mint: Address) => MintAmountScale | undefined;
 
 export interface ParsedAccountData {
-  readonly program: "spl-token" | "spl-token-2022" | "sysvar";
-  readonly parsed: { readonly type: string; readonly info: unknown };
+  readonly program: "spl-token" | "spl-token-2022" | "sysvar" | "nonce" | "bpf-upgradeable-loader";
+  /** `info` is absent for a state without fields (an uninitialized loader account). */
+  readonly parsed: { readonly type: string; readonly info?: unknown };
   readonly space: bigint;
 }
 

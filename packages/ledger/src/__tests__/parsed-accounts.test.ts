@@ -1,6 +1,8 @@
 /**
- * Sysvar accounts in jsonParsed, as a validator's account decoder shows them, against the decoders
- * of @solana/sysvars (part of @solana/kit) for the same accounts' bytes; and the client call that needs the parsed Clock:
+ * Accounts other than tokens in jsonParsed, as a validator's account decoder shows them: the
+ * sysvars, against the decoders of @solana/sysvars (part of @solana/kit) for the same accounts'
+ * bytes; a durable nonce, against @solana/web3.js's NonceAccount; the ABAS program and its program
+ * data, against the upgradeable loader's layout read from their bytes; and the client call that needs the parsed Clock:
  * @solana/spl-token's `amountToUiAmountForMintWithoutSimulation`.
  */
 import assert from "node:assert/strict";
@@ -18,6 +20,9 @@ import {
   Connection,
   Keypair,
   LAMPORTS_PER_SOL,
+  NONCE_ACCOUNT_LENGTH,
+  NonceAccount,
+  PublicKey,
   sendAndConfirmTransaction,
   SystemProgram,
   Transaction,
@@ -43,8 +48,11 @@ import {
   SYSVAR_STAKE_HISTORY_ADDRESS,
 } from "@solana/sysvars";
 import {
+  address,
+  fetchEncodedAccount,
   getAddressDecoder,
   getArrayDecoder,
+  getBase64Decoder,
   getStructDecoder,
   getU64Decoder,
   type Decoder,
@@ -187,7 +195,7 @@ const SYSVARS = [
   },
 ];
 
-describe("sysvar accounts", () => {
+describe("parsed accounts", () => {
   let ledger: LedgerUnderTest;
 
   before(async () => {
@@ -220,6 +228,91 @@ describe("sysvar accounts", () => {
       const parsed = await fetchJsonParsedSysvarAccount(rpc, address);
       assert.ok(parsed.exists && !(parsed.data instanceof Uint8Array), type);
     }
+  });
+
+  test("a durable nonce account in jsonParsed is a validator's, matching web3.js's NonceAccount", async () => {
+    // Given a nonce account created with web3.js
+    const connection = new Connection(ledger.rpcUrl, { commitment: "confirmed", wsEndpoint: ledger.wsUrl });
+    const payer = Keypair.generate();
+    const signature = await connection.requestAirdrop(payer.publicKey, LAMPORTS_PER_SOL);
+    await connection.confirmTransaction({ signature, ...(await connection.getLatestBlockhash()) });
+    const nonce = Keypair.generate();
+    await sendAndConfirmTransaction(
+      connection,
+      new Transaction().add(
+        SystemProgram.createNonceAccount({
+          fromPubkey: payer.publicKey,
+          noncePubkey: nonce.publicKey,
+          authorizedPubkey: payer.publicKey,
+          lamports: await connection.getMinimumBalanceForRentExemption(NONCE_ACCOUNT_LENGTH),
+        }),
+      ),
+      [payer, nonce],
+    );
+
+    // When it is read in jsonParsed and in base64
+    const parsed = (await connection.getParsedAccountInfo(nonce.publicKey)).value?.data;
+    const raw = await connection.getAccountInfo(nonce.publicKey);
+    const state = NonceAccount.fromAccountData(raw!.data);
+
+    // Then the parsed form holds what web3.js reads from the bytes
+    assert.deepEqual(parsed, {
+      program: "nonce",
+      parsed: {
+        type: "initialized",
+        info: {
+          authority: state.authorizedPubkey.toBase58(),
+          blockhash: state.nonce,
+          feeCalculator: { lamportsPerSignature: String(state.feeCalculator.lamportsPerSignature) },
+        },
+      },
+      space: NONCE_ACCOUNT_LENGTH,
+    });
+    assert.equal(state.authorizedPubkey.toBase58(), payer.publicKey.toBase58());
+  });
+
+  test("the ABAS program and its program data in jsonParsed are the upgradeable loader's, as a validator shows them", async () => {
+    // When the program account and then its program data are read in jsonParsed
+    const { rpc } = kitClients(ledger);
+    const program = await rpcCall(ledger.rpcUrl, "getAccountInfo", [
+      ledger.programId,
+      { encoding: "jsonParsed" },
+    ]);
+    const programData = (program.result as { value: { data: { parsed: { info: { programData: string } } } } })
+      .value.data.parsed.info.programData;
+    const parsedData = await rpcCall(ledger.rpcUrl, "getAccountInfo", [
+      programData,
+      { encoding: "jsonParsed" },
+    ]);
+    const bytes = await fetchEncodedAccount(rpc, address(programData));
+    assert.ok(bytes.exists);
+
+    // Then the program names the program data the loader derives for it
+    const [derived] = PublicKey.findProgramAddressSync(
+      [new PublicKey(ledger.programId).toBuffer()],
+      new PublicKey("BPFLoaderUpgradeab1e11111111111111111111111"),
+    );
+    assert.deepEqual((program.result as { value: { data: unknown } }).value.data, {
+      program: "bpf-upgradeable-loader",
+      parsed: { type: "program", info: { programData: derived.toBase58() } },
+      space: 36,
+    });
+
+    // And the program data holds its slot, its authority and the code after the 45-byte state
+    const view = new DataView(bytes.data.buffer, bytes.data.byteOffset);
+    const authority = bytes.data[12] === 1 ? getAddressDecoder().decode(bytes.data.subarray(13, 45)) : null;
+    assert.deepEqual((parsedData.result as { value: { data: unknown } }).value.data, {
+      program: "bpf-upgradeable-loader",
+      parsed: {
+        type: "programData",
+        info: {
+          slot: Number(view.getBigUint64(4, true)),
+          authority,
+          data: [getBase64Decoder().decode(bytes.data.subarray(authority === null ? 13 : 45)), "base64"],
+        },
+      },
+      space: bytes.data.length,
+    });
   });
 
   test("spl-token's client-side UI amount, which reads the parsed Clock, works against the ledger", async () => {
