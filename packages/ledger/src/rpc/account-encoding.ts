@@ -17,11 +17,7 @@ import { parseSysvarAccountData } from "./sysvar-account-data.js";
 import { SYSTEM_PROGRAM } from "./system-instruction.js";
 import { parseUpgradeableLoaderAccountData, UPGRADEABLE_LOADER } from "./upgradeable-loader-account-data.js";
 import { mintAmountScaleOf } from "./token-amount.js";
-import {
-  parseTokenAccountData,
-  type MintAmountScales,
-  type ParsedAccountData,
-} from "./token-account-data.js";
+import { parseTokenAccountData, type MintAmountScales } from "./token-account-data.js";
 import { isTokenProgram } from "../token/token-state.js";
 
 export type AccountEncoding = "binary" | "base58" | "base64" | "jsonParsed";
@@ -61,6 +57,14 @@ export function readAccountView(config: Config, defaultEncoding: AccountEncoding
     throw invalidParams("dataSlice must be { offset, length } with non-negative integers");
   }
   return { encoding: encoding ?? defaultEncoding, dataSlice: { offset, length } };
+}
+
+/** An account's data in jsonParsed: the program whose parser read it, its parsed form, its size. */
+export interface ParsedAccountData {
+  readonly program: "spl-token" | "spl-token-2022" | "sysvar" | "nonce" | "bpf-upgradeable-loader";
+  /** `info` is absent for a state without fields (an uninitialized loader account). */
+  readonly parsed: { readonly type: string; readonly info?: unknown };
+  readonly space: bigint;
 }
 
 export interface RpcAccount {

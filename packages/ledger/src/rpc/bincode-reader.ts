@@ -5,7 +5,7 @@
  * base64 when bincode refuses the data.
  */
 import { toBase58 } from "../encoding.js";
-import type { ParsedAccountData } from "./token-account-data.js";
+import type { ParsedAccountData } from "./account-encoding.js";
 
 /** Bincode's little-endian fields, read in order. */
 export class BincodeReader {

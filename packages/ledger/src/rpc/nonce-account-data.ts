@@ -5,7 +5,7 @@
  * that is no nonce, has no parsed form, as on a validator.
  */
 import { parsedOrUndefined } from "./bincode-reader.js";
-import type { ParsedAccountData } from "./token-account-data.js";
+import type { ParsedAccountData } from "./account-encoding.js";
 
 const INITIALIZED = 1;
 

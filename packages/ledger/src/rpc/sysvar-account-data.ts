@@ -9,7 +9,7 @@
 import type { Address } from "@solana/kit";
 
 import { BincodeReader, parsedOrUndefined } from "./bincode-reader.js";
-import type { ParsedAccountData } from "./token-account-data.js";
+import type { ParsedAccountData } from "./account-encoding.js";
 
 /** SlotHistory keeps this many slots, one bit each. */
 const SLOT_HISTORY_ENTRIES = 1024 * 1024;

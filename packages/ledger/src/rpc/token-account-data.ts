@@ -10,6 +10,7 @@
 import type { Address } from "@solana/kit";
 
 import { toBase58 } from "../encoding.js";
+import type { ParsedAccountData } from "./account-encoding.js";
 import { uiTokenAmount, type MintAmountScale } from "./token-amount.js";
 import {
   EXTENSION_TYPE_NAMES,
@@ -23,13 +24,6 @@ import {
 
 /** How the amounts of a mint read, or undefined when the address holds no mint. */
 export type MintAmountScales = (mint: Address) => MintAmountScale | undefined;
-
-export interface ParsedAccountData {
-  readonly program: "spl-token" | "spl-token-2022" | "sysvar" | "nonce" | "bpf-upgradeable-loader";
-  /** `info` is absent for a state without fields (an uninitialized loader account). */
-  readonly parsed: { readonly type: string; readonly info?: unknown };
-  readonly space: bigint;
-}
 
 const MULTISIG_SIGNER_SLOTS = 11;
 

@@ -8,7 +8,7 @@ import type { Address } from "@solana/kit";
 
 import { toBase64 } from "../encoding.js";
 import { parsedOrUndefined } from "./bincode-reader.js";
-import type { ParsedAccountData } from "./token-account-data.js";
+import type { ParsedAccountData } from "./account-encoding.js";
 
 export const UPGRADEABLE_LOADER = "BPFLoaderUpgradeab1e11111111111111111111111" as Address;
 
