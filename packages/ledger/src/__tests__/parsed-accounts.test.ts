@@ -11,15 +11,12 @@ import { after, before, describe, test } from "node:test";
 import {
   amountToUiAmountForMintWithoutSimulation,
   createInitializeInterestBearingMintInstruction,
-  createInitializeMintInstruction,
   ExtensionType,
-  getMintLen,
   TOKEN_2022_PROGRAM_ID,
 } from "@solana/spl-token";
 import {
   Connection,
   Keypair,
-  LAMPORTS_PER_SOL,
   NONCE_ACCOUNT_LENGTH,
   NonceAccount,
   PublicKey,
@@ -65,6 +62,7 @@ import {
   startLedgerProcess,
   type LedgerUnderTest,
 } from "./support/ledger-under-test.js";
+import { fundedPayer, token2022Mint } from "./support/web3-token-2022.js";
 
 /**
  * A bincode Vec: a u64 length, then the items. @solana/sysvars 8.4's own SlotHashes and
@@ -233,9 +231,7 @@ describe("parsed accounts", () => {
   test("a durable nonce account in jsonParsed is a validator's, matching web3.js's NonceAccount", async () => {
     // Given a nonce account created with web3.js
     const connection = new Connection(ledger.rpcUrl, { commitment: "confirmed", wsEndpoint: ledger.wsUrl });
-    const payer = Keypair.generate();
-    const signature = await connection.requestAirdrop(payer.publicKey, LAMPORTS_PER_SOL);
-    await connection.confirmTransaction({ signature, ...(await connection.getLatestBlockhash()) });
+    const payer = await fundedPayer(connection);
     const nonce = Keypair.generate();
     await sendAndConfirmTransaction(
       connection,
@@ -318,34 +314,18 @@ describe("parsed accounts", () => {
   test("spl-token's client-side UI amount, which reads the parsed Clock, works against the ledger", async () => {
     // Given an interest-bearing Token-2022 mint
     const connection = new Connection(ledger.rpcUrl, { commitment: "confirmed", wsEndpoint: ledger.wsUrl });
-    const payer = Keypair.generate();
-    const signature = await connection.requestAirdrop(payer.publicKey, LAMPORTS_PER_SOL);
-    await connection.confirmTransaction({ signature, ...(await connection.getLatestBlockhash()) });
-    const mint = Keypair.generate();
-    const space = getMintLen([ExtensionType.InterestBearingConfig]);
-    await sendAndConfirmTransaction(
+    const payer = await fundedPayer(connection);
+    const mint = await token2022Mint(
       connection,
-      new Transaction().add(
-        SystemProgram.createAccount({
-          fromPubkey: payer.publicKey,
-          newAccountPubkey: mint.publicKey,
-          space,
-          lamports: await connection.getMinimumBalanceForRentExemption(space),
-          programId: TOKEN_2022_PROGRAM_ID,
-        }),
-        createInitializeInterestBearingMintInstruction(
-          mint.publicKey,
-          payer.publicKey,
-          500,
-          TOKEN_2022_PROGRAM_ID,
-        ),
-        createInitializeMintInstruction(mint.publicKey, 2, payer.publicKey, null, TOKEN_2022_PROGRAM_ID),
-      ),
-      [payer, mint],
+      payer,
+      ExtensionType.InterestBearingConfig,
+      (mint) =>
+        createInitializeInterestBearingMintInstruction(mint, payer.publicKey, 500, TOKEN_2022_PROGRAM_ID),
+      2,
     );
 
     // When spl-token computes a UI amount itself, from the mint and the parsed Clock
-    const ui = await amountToUiAmountForMintWithoutSimulation(connection, mint.publicKey, 12_345n);
+    const ui = await amountToUiAmountForMintWithoutSimulation(connection, mint, 12_345n);
 
     // Then it gets one (it throws "Failed to parse sysvar clock" where the Clock is not parsed)
     assert.equal(ui, "123.45");

@@ -13,12 +13,10 @@ import {
   approveChecked,
   createAssociatedTokenAccount,
   createInitializeInterestBearingMintInstruction,
-  createInitializeMintInstruction,
   createInitializeScaledUiAmountConfigInstruction,
   createMint,
   ExtensionType,
   getAccount,
-  getMintLen,
   mintTo,
   revoke,
   TOKEN_2022_PROGRAM_ID,
@@ -26,16 +24,7 @@ import {
   transferChecked,
   unpackAccount,
 } from "@solana/spl-token";
-import {
-  Connection,
-  Keypair,
-  LAMPORTS_PER_SOL,
-  PublicKey,
-  sendAndConfirmTransaction,
-  SystemProgram,
-  Transaction,
-  type TransactionInstruction,
-} from "@solana/web3.js";
+import { Connection, Keypair, LAMPORTS_PER_SOL, PublicKey } from "@solana/web3.js";
 import { address } from "@solana/kit";
 
 import { spawnLedgerProcess } from "../index.js";
@@ -47,6 +36,7 @@ import {
   temporaryDataDir,
   type LedgerUnderTest,
 } from "./support/ledger-under-test.js";
+import { token2022Mint } from "./support/web3-token-2022.js";
 
 const TOKEN_PROGRAM = address(TOKEN_PROGRAM_ID.toBase58());
 const TOKEN_2022_PROGRAM = address(TOKEN_2022_PROGRAM_ID.toBase58());
@@ -340,42 +330,11 @@ describe("token methods", () => {
     );
   });
 
-  /** A Token-2022 mint with one extension, created with spl-token's instructions. */
-  async function token2022Mint(
-    extension: ExtensionType,
-    initializeExtension: (mint: PublicKey) => TransactionInstruction,
-    decimals: number,
-  ): Promise<PublicKey> {
-    const mint = Keypair.generate();
-    const space = getMintLen([extension]);
-    const lamports = await connection.getMinimumBalanceForRentExemption(space);
-    await sendAndConfirmTransaction(
-      connection,
-      new Transaction().add(
-        SystemProgram.createAccount({
-          fromPubkey: payer.publicKey,
-          newAccountPubkey: mint.publicKey,
-          space,
-          lamports,
-          programId: TOKEN_2022_PROGRAM_ID,
-        }),
-        initializeExtension(mint.publicKey),
-        createInitializeMintInstruction(
-          mint.publicKey,
-          decimals,
-          payer.publicKey,
-          null,
-          TOKEN_2022_PROGRAM_ID,
-        ),
-      ),
-      [payer, mint],
-    );
-    return mint.publicKey;
-  }
-
   test("a Token-2022 mint's extensions in jsonParsed carry a validator's names (scaledUiAmountConfig)", async () => {
     // Given a Token-2022 mint with the ScaledUiAmount extension
     const mint = await token2022Mint(
+      connection,
+      payer,
       ExtensionType.ScaledUiAmountConfig,
       (mint) =>
         createInitializeScaledUiAmountConfigInstruction(mint, payer.publicKey, 2, TOKEN_2022_PROGRAM_ID),
@@ -398,12 +357,16 @@ describe("token methods", () => {
     // each), and an account of each holding 12,345 and 10^12 raw units
     const mints = {
       scaled: await token2022Mint(
+        connection,
+        payer,
         ExtensionType.ScaledUiAmountConfig,
         (mint) =>
           createInitializeScaledUiAmountConfigInstruction(mint, payer.publicKey, 1.5, TOKEN_2022_PROGRAM_ID),
         2,
       ),
       interest: await token2022Mint(
+        connection,
+        payer,
         ExtensionType.InterestBearingConfig,
         (mint) =>
           createInitializeInterestBearingMintInstruction(
