@@ -2,7 +2,8 @@
  * Accounts other than tokens in jsonParsed, as a validator's account decoder shows them: the
  * sysvars, against the decoders of @solana/sysvars (part of @solana/kit) for the same accounts'
  * bytes; a durable nonce, against @solana/web3.js's NonceAccount; the ABAS program and its program
- * data, against the upgradeable loader's layout read from their bytes; and the client call that needs the parsed Clock:
+ * data, against the upgradeable loader's layout read from their bytes; an address lookup table,
+ * created, extended and used by a v0 transaction with web3.js, against web3.js's reading of it; and the client call that needs the parsed Clock:
  * @solana/spl-token's `amountToUiAmountForMintWithoutSimulation`.
  */
 import assert from "node:assert/strict";
@@ -15,14 +16,18 @@ import {
   TOKEN_2022_PROGRAM_ID,
 } from "@solana/spl-token";
 import {
+  AddressLookupTableProgram,
   Connection,
   Keypair,
+  LAMPORTS_PER_SOL,
   NONCE_ACCOUNT_LENGTH,
   NonceAccount,
   PublicKey,
   sendAndConfirmTransaction,
   SystemProgram,
   Transaction,
+  TransactionMessage,
+  VersionedTransaction,
 } from "@solana/web3.js";
 import {
   fetchEncodedSysvarAccount,
@@ -329,5 +334,83 @@ describe("parsed accounts", () => {
 
     // Then it gets one (it throws "Failed to parse sysvar clock" where the Clock is not parsed)
     assert.equal(ui, "123.45");
+  });
+});
+
+describe("address lookup tables", () => {
+  let ledger: LedgerUnderTest;
+
+  before(async () => {
+    ledger = await startLedgerProcess();
+  });
+  after(async () => {
+    await sleep(700); // web3.js closes its idle socket 500 ms after the last subscription
+    await ledger.dispose();
+  });
+
+  test("a table created with the slot getSlot returns serves a v0 transaction, and reads in jsonParsed as a validator shows it", async () => {
+    // Given a lookup table created and extended with web3.js, naming the slot the ledger just gave
+    const connection = new Connection(ledger.rpcUrl, { commitment: "confirmed", wsEndpoint: ledger.wsUrl });
+    const payer = await fundedPayer(connection, 2);
+    const recipients = [Keypair.generate().publicKey, Keypair.generate().publicKey];
+    const [create, table] = AddressLookupTableProgram.createLookupTable({
+      authority: payer.publicKey,
+      payer: payer.publicKey,
+      recentSlot: await connection.getSlot(),
+    });
+    const extend = AddressLookupTableProgram.extendLookupTable({
+      lookupTable: table,
+      authority: payer.publicKey,
+      payer: payer.publicKey,
+      addresses: recipients,
+    });
+    await sendAndConfirmTransaction(connection, new Transaction().add(create, extend), [payer]);
+    await sleep(1_000); // addresses added in a slot are usable from the next one
+
+    // When a v0 transaction pays the first of its addresses through the table
+    const lookupTable = (await connection.getAddressLookupTable(table)).value!;
+    const { blockhash, lastValidBlockHeight } = await connection.getLatestBlockhash();
+    const message = new TransactionMessage({
+      payerKey: payer.publicKey,
+      recentBlockhash: blockhash,
+      instructions: [
+        SystemProgram.transfer({
+          fromPubkey: payer.publicKey,
+          toPubkey: recipients[0]!,
+          lamports: LAMPORTS_PER_SOL / 2,
+        }),
+      ],
+    }).compileToV0Message([lookupTable]);
+    const transaction = new VersionedTransaction(message);
+    transaction.sign([payer]);
+    const signature = await connection.sendTransaction(transaction);
+    await connection.confirmTransaction({ signature, blockhash, lastValidBlockHeight });
+
+    // Then the transfer landed, its address loaded from the table
+    assert.equal(message.addressTableLookups.length, 1);
+    assert.equal(await connection.getBalance(recipients[0]!), LAMPORTS_PER_SOL / 2);
+    const landed = await connection.getTransaction(signature, { maxSupportedTransactionVersion: 0 });
+    assert.deepEqual(
+      landed?.meta?.loadedAddresses?.writable.map((key) => key.toBase58()),
+      [recipients[0]!.toBase58()],
+    );
+
+    // And the table in jsonParsed holds what web3.js reads from its bytes
+    const parsed = (await connection.getParsedAccountInfo(table)).value?.data;
+    assert.deepEqual(parsed, {
+      program: "address-lookup-table",
+      parsed: {
+        type: "lookupTable",
+        info: {
+          deactivationSlot: lookupTable.state.deactivationSlot.toString(),
+          lastExtendedSlot: String(lookupTable.state.lastExtendedSlot),
+          lastExtendedSlotStartIndex: lookupTable.state.lastExtendedSlotStartIndex,
+          authority: payer.publicKey.toBase58(),
+          addresses: recipients.map((key) => key.toBase58()),
+        },
+      },
+      space: 56 + 2 * 32,
+    });
+    assert.equal(lookupTable.state.deactivationSlot, 2n ** 64n - 1n);
   });
 });

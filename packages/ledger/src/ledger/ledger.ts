@@ -33,6 +33,7 @@ import { GroupCommit, type BatchStep } from "./group-commit.js";
 import type { BlockClock, ClockAnchor } from "./ledger-time.js";
 import { Signal } from "./signal.js";
 import { SlotClock, type SlotInfo } from "./slot-clock.js";
+import { SlotHashesWindow } from "./slot-hashes.js";
 import { setSvmClock } from "./svm-factory.js";
 
 export interface GenesisInfo {
@@ -124,6 +125,7 @@ export class Ledger {
   private readonly snapshotEvery: number;
   private readonly logger: Logger;
   private appliedClock: BlockClock | undefined;
+  private readonly slotHashes = new SlotHashesWindow((slot) => this.clock.blockhashes.blockhashOf(slot));
   private readonly commits: GroupCommit;
   /** Signatures executed and appended, waiting for the sync that publishes them. */
   private readonly unpublished = new Set<string>();
@@ -206,6 +208,7 @@ export class Ledger {
     const current = this.appliedClock;
     if (current?.slot === clock.slot && current.unixTimestamp === clock.unixTimestamp) return;
     setSvmClock(this.svm, clock);
+    this.svm.setSlotHashes(this.slotHashes.entriesAt(clock.slot));
     this.appliedClock = clock;
   }
 

@@ -2,9 +2,9 @@
  * Accounts as the JSON-RPC API returns them: `{ data, executable, lamports, owner, rentEpoch,
  * space }`, with the data in the requested encoding. `jsonParsed` decodes the accounts of SPL
  * Token and Token-2022 (token-account-data.ts), the sysvars (sysvar-account-data.ts), durable
- * nonces (nonce-account-data.ts) and the upgradeable loader's (upgradeable-loader-account-data.ts);
- * other accounts, which have no parser here, fall back to base64, as a validator does for accounts
- * it cannot parse.
+ * nonces (nonce-account-data.ts), the upgradeable loader's (upgradeable-loader-account-data.ts) and
+ * address lookup tables (address-lookup-table-account-data.ts); other accounts, which have no
+ * parser here, fall back to base64, as a validator does for accounts it cannot parse.
  */
 import type { Address, EncodedAccount } from "@solana/kit";
 
@@ -12,6 +12,10 @@ import { SYSVAR_OWNER, type Ledger } from "../ledger/ledger.js";
 import { toBase58, toBase64 } from "../encoding.js";
 import { invalidParams, RpcError, RpcErrorCode } from "./json-rpc.js";
 import { optionalEnum, type Config } from "./params.js";
+import {
+  ADDRESS_LOOKUP_TABLE_PROGRAM,
+  parseAddressLookupTableAccountData,
+} from "./address-lookup-table-account-data.js";
 import { parseNonceAccountData } from "./nonce-account-data.js";
 import { parseSysvarAccountData } from "./sysvar-account-data.js";
 import { SYSTEM_PROGRAM } from "./system-instruction.js";
@@ -61,7 +65,8 @@ export function readAccountView(config: Config, defaultEncoding: AccountEncoding
 
 /** An account's data in jsonParsed: the program whose parser read it, its parsed form, its size. */
 export interface ParsedAccountData {
-  readonly program: "spl-token" | "spl-token-2022" | "sysvar" | "nonce" | "bpf-upgradeable-loader";
+  readonly program:
+    "spl-token" | "spl-token-2022" | "sysvar" | "nonce" | "bpf-upgradeable-loader" | "address-lookup-table";
   /** `info` is absent for a state without fields (an uninitialized loader account). */
   readonly parsed: { readonly type: string; readonly info?: unknown };
   readonly space: bigint;
@@ -98,6 +103,8 @@ function parsedData(account: EncodedAccount, mintScales: MintAmountScales): Pars
       return parseNonceAccountData(data);
     case UPGRADEABLE_LOADER:
       return parseUpgradeableLoaderAccountData(data);
+    case ADDRESS_LOOKUP_TABLE_PROGRAM:
+      return parseAddressLookupTableAccountData(data);
     default:
       return isTokenProgram(account.programAddress)
         ? parseTokenAccountData(account.programAddress, data, mintScales)
