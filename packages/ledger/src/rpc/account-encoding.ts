@@ -89,9 +89,14 @@ export function ledgerMintScales(
   ledger: Pick<Ledger, "account" | "blockTime" | "currentSlot">,
   accountOf: (address: Address) => EncodedAccount | undefined = (address) => ledger.account(address),
 ): MintAmountScales {
-  const now = ledger.blockTime(ledger.currentSlot()) ?? 0n;
+  // Read once, when a token account first needs it: most encodings parse no token account.
+  let now: bigint | undefined;
   return (mint) =>
-    mintAmountScaleOf(mint, (address) => accountOf(address)?.data as Uint8Array | undefined, now);
+    mintAmountScaleOf(
+      mint,
+      (address) => accountOf(address)?.data as Uint8Array | undefined,
+      (now ??= ledger.blockTime(ledger.currentSlot()) ?? 0n),
+    );
 }
 
 function parsedData(account: EncodedAccount, mintScales: MintAmountScales): ParsedAccountData | undefined {

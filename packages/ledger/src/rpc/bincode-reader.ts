@@ -23,8 +23,6 @@ export class BincodeReader {
     return at;
   }
 
-  /** The bytes not read yet. */
-  rest = (): Uint8Array => this.data.subarray(this.take(this.data.length - this.offset));
   u8 = (): number => this.data[this.take(1)]!;
   u32 = (): number => this.view.getUint32(this.take(4), true);
   u64 = (): bigint => this.view.getBigUint64(this.take(8), true);

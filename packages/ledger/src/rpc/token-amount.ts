@@ -58,7 +58,7 @@ function fixedDecimalString(value: number, decimals: number): string {
   if (Number.isNaN(value)) return "NaN";
   if (!Number.isFinite(value)) return value > 0 ? "inf" : "-inf";
   const sign = value < 0 || Object.is(value, -0) ? "-" : "";
-  // |value| = mantissa * 2^exponent exactly; scaled by 10^decimals it is numerator / 2^shift.
+  // |value| = mantissa * 2^exponent exactly; times 10^decimals, rounded to an integer: the digits.
   const bits = new DataView(new ArrayBuffer(8));
   bits.setFloat64(0, Math.abs(value));
   const raw = bits.getBigUint64(0);
@@ -66,17 +66,18 @@ function fixedDecimalString(value: number, decimals: number): string {
   const mantissa = (raw & ((1n << 52n) - 1n)) | (biased === 0 ? 0n : 1n << 52n);
   const exponent = (biased === 0 ? 1 : biased) - 1075;
   const numerator = mantissa * 10n ** BigInt(decimals);
-  let scaled = numerator << BigInt(Math.max(0, exponent));
-  if (exponent < 0) {
-    const shift = BigInt(-exponent);
-    scaled = numerator >> shift;
-    const remainder = numerator - (scaled << shift);
-    const half = 1n << (shift - 1n);
-    if (remainder > half || (remainder === half && (scaled & 1n) === 1n)) scaled += 1n;
-  }
+  const scaled = exponent >= 0 ? numerator << BigInt(exponent) : halvedToEven(numerator, BigInt(-exponent));
   const digits = scaled.toString().padStart(decimals + 1, "0");
   const point = digits.length - decimals;
   return `${sign}${digits.slice(0, point)}${decimals === 0 ? "" : `.${digits.slice(point)}`}`;
+}
+
+/** `value` / 2^shift, rounded to the nearest integer, ties to even. */
+function halvedToEven(value: bigint, shift: bigint): bigint {
+  const quotient = value >> shift;
+  const remainder = value - (quotient << shift);
+  const half = 1n << (shift - 1n);
+  return remainder > half || (remainder === half && (quotient & 1n) === 1n) ? quotient + 1n : quotient;
 }
 
 /** Rust's `trim_ui_amount_string`: no trailing zeros after the point, nor a bare point. */

@@ -105,6 +105,9 @@ const hasMintLayout = (data: Uint8Array): boolean =>
     data.length !== MULTISIG_LENGTH &&
     data[TOKEN_ACCOUNT_LENGTH] === ACCOUNT_TYPE_MINT);
 
+/** A mint's layout with its `is_initialized` byte set: checked without decoding its keys. */
+const isInitializedMint = (data: Uint8Array): boolean => hasMintLayout(data) && data[45] === 1;
+
 const hasTokenAccountLayout = (data: Uint8Array): boolean =>
   data.length === TOKEN_ACCOUNT_LENGTH ||
   (data.length > TOKEN_ACCOUNT_LENGTH &&
@@ -113,7 +116,7 @@ const hasTokenAccountLayout = (data: Uint8Array): boolean =>
 
 /** An initialized mint, or undefined. */
 export function readMint(data: Uint8Array): Mint | undefined {
-  if (!hasMintLayout(data) || data[45] !== 1) return undefined;
+  if (!isInitializedMint(data)) return undefined;
   const read = reader(data);
   return {
     mintAuthority: read.optionalKey(0),
@@ -166,7 +169,7 @@ export function extensionTypesOf(data: Uint8Array): number[] {
 
 /** The value of a mint's extension of `type` when it has the expected length. */
 function mintExtension(data: Uint8Array, type: number, length: number): DataView | undefined {
-  if (readMint(data) === undefined) return undefined;
+  if (!isInitializedMint(data)) return undefined;
   for (const entry of extensionEntries(data)) {
     if (entry.type === type && entry.value.length === length)
       return new DataView(entry.value.buffer, entry.value.byteOffset, entry.value.byteLength);
