@@ -6,7 +6,7 @@
  * - ingest rate: a ledger already holding N single attestations and M batches of 100 is indexed
  *   from scratch by `startIndexer` (in this process); attestations (rows) and program transactions
  *   applied per second, from start to caught up;
- * - latency: with `abas-indexer` running as its own process, 50 attestations are sent one after
+ * - latency: with `abas-indexer` running as its own process, 200 attestations are sent one after
  *   the other through the SDK; for each, the time from the confirmed receipt (attest() returning)
  *   to its row being readable in the database, and from the attest() call to the row.
  *
@@ -39,7 +39,7 @@ import {
 const SINGLES = Number(process.env.BENCH_SINGLES ?? 2000);
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 20);
 const BATCH_SIZE = 100;
-const LATENCY_SAMPLES = Number(process.env.BENCH_LATENCY_SAMPLES ?? 50);
+const LATENCY_SAMPLES = Number(process.env.BENCH_LATENCY_SAMPLES ?? 200);
 const AGENTS = 8;
 const COMMAND = "npx tsx bench/indexer.ts";
 const RESULTS_PATH = fileURLToPath(new URL("./results/indexer.json", import.meta.url));
