@@ -20,7 +20,7 @@ import { silentLogger } from "../logger.js";
 import { startLedger } from "../start-ledger.js";
 import { dataDirPaths } from "../storage/data-dir.js";
 import { fundedSigner, kitClients, sleep, temporaryDataDir } from "./support/ledger-under-test.js";
-import { latestBlockhash, signTransfer } from "./support/transactions.js";
+import { latestBlockhash, sendBase64, signTransfer } from "./support/transactions.js";
 
 const CLIENTS = 16;
 
@@ -177,5 +177,70 @@ test("a power loss while 16 clients have sends in flight keeps every transaction
     await ledger.stop();
     dataDir.remove();
     afterPowerLoss.remove();
+  }
+});
+
+test("a send whose sync fails is answered with an unknown outcome, later sends are refused unapplied, and a restart tells which landed", async () => {
+  const dataDir = temporaryDataDir();
+  // The fault, injected on purpose: the next fdatasync fails as a failing disk's would (the bytes
+  // written before it stay in the file, as they do in the page cache when no power is lost).
+  const realFdatasync = fs.fdatasync;
+  let failNextSync = false;
+  fs.fdatasync = ((fd: number, callback: (error: NodeJS.ErrnoException | null) => void) => {
+    if (!failNextSync) return realFdatasync(fd, callback);
+    failNextSync = false;
+    setImmediate(() => callback(Object.assign(new Error("EIO: i/o error, fdatasync"), { code: "EIO" })));
+  }) as typeof fs.fdatasync;
+  syncBuiltinESMExports();
+  const restore = (): void => {
+    fs.fdatasync = realFdatasync;
+    syncBuiltinESMExports();
+  };
+  const ledger = await startLedger({ dataDir: dataDir.path, rpcPort: 0, wsPort: 0, logger: silentLogger });
+  try {
+    // Given two transfers signed by a funded payer
+    const payer = await fundedSigner(kitClients(ledger));
+    const recipient = (await generateKeyPairSigner()).address;
+    const lifetime = await latestBlockhash(ledger.rpcUrl);
+    const first = await signTransfer(payer, recipient, 1_000_000n, lifetime);
+    const second = await signTransfer(payer, recipient, 2_000_000n, lifetime);
+
+    // When the sync covering the first fails, and the second is sent after it
+    failNextSync = true;
+    const firstReply = await sendBase64(ledger.rpcUrl, first);
+    const secondReply = await sendBase64(ledger.rpcUrl, second);
+
+    // Then the first is answered -32603 saying its outcome is known after a restart, the second
+    // -32603 saying it was not applied
+    assert.equal(firstReply.error?.code, -32603);
+    assert.match(
+      firstReply.error.message,
+      /\(EIO: i\/o error, fdatasync\): whether this transaction landed is known only after a restart/,
+    );
+    assert.equal(secondReply.error?.code, -32603);
+    assert.match(
+      secondReply.error!.message,
+      /since it could not write its event log .*this one was not applied/,
+    );
+    await ledger.stop();
+    restore();
+
+    // And after a restart (no power lost: the first record is in the file) the first has landed
+    // and the second has not
+    const restarted = await spawnLedgerProcess({ dataDir: dataDir.path });
+    try {
+      const { value } = await createSolanaRpc(restarted.rpcUrl)
+        .getSignatureStatuses([first.signature, second.signature] as never)
+        .send();
+      assert.equal(value[0]?.err, null);
+      assert.equal(value[0]?.confirmationStatus, "finalized");
+      assert.equal(value[1], null);
+    } finally {
+      await restarted.stop();
+    }
+  } finally {
+    restore();
+    await ledger.stop();
+    dataDir.remove();
   }
 });

@@ -77,10 +77,27 @@ export interface LedgerParts {
 }
 
 /** The event log could not be written; the ledger takes no more transactions until restarted. */
+/**
+ * The event log could not be written. `outcome` says what became of the transaction refused:
+ * "unknown" for one whose record was being written or synced when the write failed (a restart
+ * applies it if its record reached the disk, so its signature tells after the restart), "not
+ * applied" for one sent after the failure, which the ledger refused without running it.
+ */
 export class LedgerWriteError extends Error {
   override readonly name = "LedgerWriteError";
-  constructor(cause: Error) {
-    super(`the ledger could not write its event log (${cause.message}); restart it`, { cause });
+  constructor(
+    cause: Error,
+    readonly outcome: "unknown" | "not applied",
+  ) {
+    super(
+      outcome === "unknown"
+        ? `the ledger could not write its event log (${cause.message}): whether this transaction ` +
+            "landed is known only after a restart, which applies it if its record reached the disk; " +
+            "look up its signature then. The ledger refuses further transactions until it is restarted"
+        : `the ledger refuses transactions since it could not write its event log (${cause.message}); ` +
+            "this one was not applied. Restart the ledger",
+      { cause },
+    );
   }
 }
 
@@ -264,7 +281,8 @@ export class Ledger {
    * meanwhile share one fdatasync (group commit).
    */
   send(transaction: WireTransaction, options: { preflight: boolean }): Promise<SendOutcome> {
-    if (this.writeFailure !== undefined) return Promise.reject(new LedgerWriteError(this.writeFailure));
+    if (this.writeFailure !== undefined)
+      return Promise.reject(new LedgerWriteError(this.writeFailure, "not applied"));
     return this.commits.submit(() => this.executeStep(transaction, options.preflight));
   }
 
@@ -275,7 +293,7 @@ export class Ledger {
 
   /** Executes once; a preflight failure is reverted rather than simulated first. */
   private executeStep(transaction: WireTransaction, preflight: boolean): BatchStep<SendOutcome> {
-    if (this.writeFailure !== undefined) throw new LedgerWriteError(this.writeFailure);
+    if (this.writeFailure !== undefined) throw new LedgerWriteError(this.writeFailure, "not applied");
     const slot = this.currentSlot();
     const unusable: RpcTransactionError | undefined = !this.clock.blockhashes.isValid(
       transaction.recentBlockhash,
@@ -403,7 +421,7 @@ export class Ledger {
     this.logger.error("cannot write the event log; refusing further transactions", {
       reason: error.message,
     });
-    return new LedgerWriteError(error);
+    return new LedgerWriteError(error, "unknown");
   }
 
   private index(entry: HistoryEntry): void {
@@ -435,7 +453,8 @@ export class Ledger {
    * transaction, so each takes the newest blockhash that gives it a signature not seen yet.
    */
   requestAirdrop(recipient: Address, lamports: bigint): Promise<{ signature: string } | { error: string }> {
-    if (this.writeFailure !== undefined) return Promise.reject(new LedgerWriteError(this.writeFailure));
+    if (this.writeFailure !== undefined)
+      return Promise.reject(new LedgerWriteError(this.writeFailure, "not applied"));
     return this.commits.submit(() => this.airdropStep(recipient, lamports));
   }
 
