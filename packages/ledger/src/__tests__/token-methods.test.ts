@@ -389,7 +389,7 @@ describe("token methods", () => {
         undefined,
         TOKEN_2022_PROGRAM_ID,
       );
-      await mintTo(
+      const minted = await mintTo(
         connection,
         payer,
         mint,
@@ -440,6 +440,14 @@ describe("token methods", () => {
       }
       if (kind === "scaled") assert.equal(read.balance.uiAmountString, "185.17");
       else assert.notEqual(read.balance.uiAmountString, "10000000000");
+
+      // And the minting transaction's metadata records the raw amount over the decimals, unscaled,
+      // as a validator's ledger data does
+      const meta = (await connection.getTransaction(minted, { maxSupportedTransactionVersion: 0 }))?.meta;
+      assert.deepEqual(
+        meta?.postTokenBalances?.map((balance) => balance.uiTokenAmount.uiAmountString),
+        [{ scaled: "123.45", interest: "10000000000" }[kind]],
+      );
     }
   });
 
