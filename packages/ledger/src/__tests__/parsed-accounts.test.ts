@@ -3,7 +3,9 @@
  * sysvars, against the decoders of @solana/sysvars (part of @solana/kit) for the same accounts'
  * bytes; a durable nonce, against @solana/web3.js's NonceAccount; the ABAS program and its program
  * data, against the upgradeable loader's layout read from their bytes; an address lookup table,
- * created, extended and used by a v0 transaction with web3.js, against web3.js's reading of it; and the client call that needs the parsed Clock:
+ * created, extended and used by a v0 transaction with web3.js, against web3.js's reading of it,
+ * with the table program's instructions in jsonParsed; and the client call that needs the parsed
+ * Clock:
  * @solana/spl-token's `amountToUiAmountForMintWithoutSimulation`.
  */
 import assert from "node:assert/strict";
@@ -26,6 +28,7 @@ import {
   sendAndConfirmTransaction,
   SystemProgram,
   Transaction,
+  TransactionInstruction,
   TransactionMessage,
   VersionedTransaction,
 } from "@solana/web3.js";
@@ -57,8 +60,11 @@ import {
   getBase64Decoder,
   getStructDecoder,
   getU64Decoder,
+  type Address,
   type Decoder,
 } from "@solana/kit";
+
+import { decodeAddressLookupTableInstruction } from "../rpc/address-lookup-table-instruction.js";
 
 import {
   kitClients,
@@ -364,7 +370,9 @@ describe("address lookup tables", () => {
       payer: payer.publicKey,
       addresses: recipients,
     });
-    await sendAndConfirmTransaction(connection, new Transaction().add(create, extend), [payer]);
+    const created = await sendAndConfirmTransaction(connection, new Transaction().add(create, extend), [
+      payer,
+    ]);
     await sleep(1_000); // addresses added in a slot are usable from the next one
 
     // When a v0 transaction pays the first of its addresses through the table
@@ -412,5 +420,106 @@ describe("address lookup tables", () => {
       space: 56 + 2 * 32,
     });
     assert.equal(lookupTable.state.deactivationSlot, 2n ** 64n - 1n);
+
+    // And the instructions that created, extended and then deactivated it read in jsonParsed as a
+    // validator shows them
+    const deactivated = await sendAndConfirmTransaction(
+      connection,
+      new Transaction().add(
+        AddressLookupTableProgram.deactivateLookupTable({ lookupTable: table, authority: payer.publicKey }),
+      ),
+      [payer],
+    );
+    const instructionsOf = async (signature: string) =>
+      (await connection.getParsedTransaction(signature, { maxSupportedTransactionVersion: 0 }))?.transaction
+        .message.instructions;
+    const [tableAddress, authority] = [table.toBase58(), payer.publicKey.toBase58()];
+    const programOf = { program: "address-lookup-table", programId: AddressLookupTableProgram.programId };
+    assert.deepEqual(await instructionsOf(created), [
+      {
+        ...programOf,
+        parsed: {
+          type: "createLookupTable",
+          info: {
+            lookupTableAccount: tableAddress,
+            lookupTableAuthority: authority,
+            payerAccount: authority,
+            systemProgram: SystemProgram.programId.toBase58(),
+            recentSlot: Number(create.data.readBigUInt64LE(4)),
+            bumpSeed: create.data[12],
+          },
+        },
+        stackHeight: 1,
+      },
+      {
+        ...programOf,
+        parsed: {
+          type: "extendLookupTable",
+          info: {
+            lookupTableAccount: tableAddress,
+            lookupTableAuthority: authority,
+            payerAccount: authority,
+            systemProgram: SystemProgram.programId.toBase58(),
+            newAddresses: recipients.map((key) => key.toBase58()),
+          },
+        },
+        stackHeight: 1,
+      },
+    ]);
+    assert.deepEqual(await instructionsOf(deactivated), [
+      {
+        ...programOf,
+        parsed: {
+          type: "deactivateLookupTable",
+          info: { lookupTableAccount: tableAddress, lookupTableAuthority: authority },
+        },
+        stackHeight: 1,
+      },
+    ]);
+  });
+
+  test("freeze, close and a payer-less extend decode as a validator's parser does; malformed ones stay undecoded", () => {
+    // Given web3.js's freeze, close and payer-less extend instructions
+    const [table, authority, recipient, added] = [0, 1, 2, 3].map(() => Keypair.generate().publicKey);
+    const decode = (instruction: TransactionInstruction) =>
+      decodeAddressLookupTableInstruction(
+        instruction.keys.map((key) => key.pubkey.toBase58() as Address),
+        Uint8Array.from(instruction.data),
+      );
+    const base = { lookupTableAccount: table!.toBase58(), lookupTableAuthority: authority!.toBase58() };
+
+    // Then each decodes with a validator's names
+    assert.deepEqual(
+      decode(AddressLookupTableProgram.freezeLookupTable({ lookupTable: table!, authority: authority! })),
+      { type: "freezeLookupTable", info: base },
+    );
+    assert.deepEqual(
+      decode(
+        AddressLookupTableProgram.closeLookupTable({
+          lookupTable: table!,
+          authority: authority!,
+          recipient: recipient!,
+        }),
+      ),
+      { type: "closeLookupTable", info: { ...base, recipient: recipient!.toBase58() } },
+    );
+    const extend = AddressLookupTableProgram.extendLookupTable({
+      lookupTable: table!,
+      authority: authority!,
+      addresses: [added!],
+    });
+    assert.deepEqual(decode(extend), {
+      type: "extendLookupTable",
+      info: { ...base, newAddresses: [added!.toBase58()] },
+    });
+
+    // And data cut short, an unknown tag or too few accounts are left undecoded
+    const cut = new TransactionInstruction({
+      ...extend,
+      data: extend.data.subarray(0, extend.data.length - 1),
+    });
+    const unknown = new TransactionInstruction({ ...extend, data: Buffer.from([5, 0, 0, 0]) });
+    const fewer = new TransactionInstruction({ ...extend, keys: extend.keys.slice(0, 1) });
+    assert.deepEqual([decode(cut), decode(unknown), decode(fewer)], [undefined, undefined, undefined]);
   });
 });

@@ -12,10 +12,8 @@ import { SYSVAR_OWNER, type Ledger } from "../ledger/ledger.js";
 import { toBase58, toBase64 } from "../encoding.js";
 import { invalidParams, RpcError, RpcErrorCode } from "./json-rpc.js";
 import { optionalEnum, type Config } from "./params.js";
-import {
-  ADDRESS_LOOKUP_TABLE_PROGRAM,
-  parseAddressLookupTableAccountData,
-} from "./address-lookup-table-account-data.js";
+import { ADDRESS_LOOKUP_TABLE_PROGRAM } from "../transactions/address-lookup-tables.js";
+import { parseAddressLookupTableAccountData } from "./address-lookup-table-account-data.js";
 import { parseNonceAccountData } from "./nonce-account-data.js";
 import { parseSysvarAccountData } from "./sysvar-account-data.js";
 import { SYSTEM_PROGRAM } from "./system-instruction.js";

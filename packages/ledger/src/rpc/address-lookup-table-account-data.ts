@@ -4,16 +4,10 @@
  * lastExtendedSlot, lastExtendedSlotStartIndex, authority?, addresses } }, space }` (the slots as
  * strings, `authority` left out once the table is frozen), or `{ type: "uninitialized" }`.
  */
-import type { Address } from "@solana/kit";
-
 import { toBase58 } from "../encoding.js";
+import { LOOKUP_TABLE_META_SIZE } from "../transactions/address-lookup-tables.js";
 import type { ParsedAccountData } from "./account-encoding.js";
 import { parsedOrUndefined } from "./bincode-reader.js";
-
-export const ADDRESS_LOOKUP_TABLE_PROGRAM = "AddressLookupTab1e1111111111111111111111111" as Address;
-
-/** The table's state takes this many bytes, whatever it holds; the addresses follow. */
-const LOOKUP_TABLE_META_SIZE = 56;
 
 export function parseAddressLookupTableAccountData(data: Uint8Array): ParsedAccountData | undefined {
   return parsedOrUndefined("address-lookup-table", data, (read) => {

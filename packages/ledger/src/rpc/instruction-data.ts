@@ -55,6 +55,12 @@ export class DataReader {
     if (tag === 1) return this.key();
     throw new NotDecodable();
   }
+  /** A bincode Vec of keys: its length as a u64, then 32 bytes each. */
+  keys(): Address[] {
+    const count = this.u64();
+    if (count > BigInt(Math.floor(this.remaining() / 32))) throw new NotDecodable();
+    return Array.from({ length: Number(count) }, () => this.key());
+  }
   /** A bincode string: its byte length as a u64, then UTF-8. */
   string(): string {
     const length = this.u64();
@@ -71,6 +77,25 @@ export class DataReader {
 export function accountsOf(accounts: readonly Address[], needed: number) {
   if (accounts.length < needed) throw new NotDecodable();
   return (position: number): Address => accounts[position]!;
+}
+
+/** Decodes one instruction's fields from the data past its tag. */
+export type InstructionDecoder = (accounts: readonly Address[], data: DataReader) => DecodedInstruction;
+
+/**
+ * A bincode instruction (a u32 tag, then its fields) decoded by the decoder of its tag (an enum's
+ * variant index), or undefined when no decoder has that tag or the instruction is not decodable.
+ */
+export function decodeBincodeInstruction(
+  decoders: readonly InstructionDecoder[],
+  accounts: readonly Address[],
+  data: Uint8Array,
+): DecodedInstruction | undefined {
+  if (data.length < 4) return undefined;
+  const decoder = decoders[new DataView(data.buffer, data.byteOffset, 4).getUint32(0, true)];
+  return decoder === undefined
+    ? undefined
+    : decodeOrUndefined(() => decoder(accounts, new DataReader(data, 4)));
 }
 
 /** What `decode` returns, or undefined when it found the instruction not decodable. */

@@ -1,7 +1,7 @@
 /**
  * Instructions as `jsonParsed` shows them, in a validator's shape: a program with a parser here
  * gives `{ program, programId, parsed, stackHeight }` (System, SPL Token and Token-2022, the
- * Associated Token Account program, SPL Memo); any other instruction, and one its parser refuses,
+ * Associated Token Account program, SPL Memo, Address Lookup Table); any other instruction, and one its parser refuses,
  * comes back partially decoded as `{ programId, accounts, data, stackHeight }`, as a validator
  * shows instructions it has no parser for. The ABAS program is one of those: validators do not
  * know it, so clients get the same shape from this ledger as from a cluster.
@@ -9,6 +9,8 @@
 import type { Address } from "@solana/kit";
 
 import { toBase58 } from "../encoding.js";
+import { ADDRESS_LOOKUP_TABLE_PROGRAM } from "../transactions/address-lookup-tables.js";
+import { decodeAddressLookupTableInstruction } from "./address-lookup-table-instruction.js";
 import { decodeAssociatedTokenInstruction } from "./associated-token-instruction.js";
 import { SYSTEM_PROGRAM, decodeSystemInstruction } from "./system-instruction.js";
 import { decodeTokenInstruction } from "./token-instruction.js";
@@ -47,6 +49,10 @@ const PARSERS: ReadonlyMap<string, InstructionParser> = new Map<string, Instruct
     { program: "spl-associated-token-account", parse: decodeAssociatedTokenInstruction },
   ],
   ...MEMO_PROGRAMS.map((id) => [id, memoParser] as const),
+  [
+    ADDRESS_LOOKUP_TABLE_PROGRAM,
+    { program: "address-lookup-table", parse: decodeAddressLookupTableInstruction },
+  ],
 ]);
 
 /** One instruction as `jsonParsed` shows it. */

@@ -6,14 +6,17 @@
  */
 import type { Address } from "@solana/kit";
 
-import { accountsOf, DataReader, decodeOrUndefined, type DecodedInstruction } from "./instruction-data.js";
+import {
+  accountsOf,
+  decodeBincodeInstruction,
+  type DecodedInstruction,
+  type InstructionDecoder,
+} from "./instruction-data.js";
 
 export const SYSTEM_PROGRAM = "11111111111111111111111111111111" as Address;
 
-type Decoder = (accounts: readonly Address[], data: DataReader) => DecodedInstruction;
-
 /** By the instruction's tag (SystemInstruction's variant index). */
-const DECODERS: readonly Decoder[] = [
+const DECODERS: readonly InstructionDecoder[] = [
   (accounts, data) => {
     const at = accountsOf(accounts, 2);
     const [lamports, space, owner] = [data.u64(), data.u64(), data.key()];
@@ -108,11 +111,5 @@ export function decodeSystemInstruction(
   accounts: readonly Address[],
   data: Uint8Array,
 ): DecodedInstruction | undefined {
-  if (data.length < 4) return undefined;
-  const tag = new DataView(data.buffer, data.byteOffset, 4).getUint32(0, true);
-  const decoder = DECODERS[tag];
-  // The tag is a u32.
-  return decoder === undefined
-    ? undefined
-    : decodeOrUndefined(() => decoder(accounts, new DataReader(data, 4)));
+  return decodeBincodeInstruction(DECODERS, accounts, data);
 }

@@ -8,9 +8,9 @@ import type { Address } from "@solana/kit";
 import { toBase58 } from "../encoding.js";
 import type { WireTransaction } from "./wire-transaction.js";
 
-export const ADDRESS_LOOKUP_TABLE_PROGRAM = "AddressLookupTab1e1111111111111111111111111";
-/** LookupTableMeta is serialized into the first 56 bytes; addresses follow. */
-const LOOKUP_TABLE_META_SIZE = 56;
+export const ADDRESS_LOOKUP_TABLE_PROGRAM = "AddressLookupTab1e1111111111111111111111111" as Address;
+/** LookupTableMeta is serialized into the first 56 bytes, whatever it holds; addresses follow. */
+export const LOOKUP_TABLE_META_SIZE = 56;
 
 export interface LoadedAddresses {
   readonly writable: readonly Address[];
