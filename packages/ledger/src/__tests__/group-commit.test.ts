@@ -3,10 +3,11 @@
  * only once the sync covering its record has finished. Two crashes while 16 clients have sends in
  * flight:
  * - `kill -9` of the ledger process (all real parts);
- * - a power loss, which also loses whatever the disk had not synced. This is the one fake here,
- *   and only for the fault injected on purpose: `fs.fdatasync`/`fdatasyncSync` are wrapped to
- *   note how many bytes of the log each finished sync covered, and the "disk after the power
- *   loss" is a copy of the data directory with the log cut at that point.
+ * - a power loss, which also loses whatever the disk had not synced. The fake here is only for the
+ *   fault injected on purpose: `fs.fdatasync`/`fdatasyncSync` are wrapped to note how many bytes
+ *   of the log each finished sync covered, and the "disk after the power loss" is a copy of the
+ *   data directory with the log cut at that point.
+ * And a sync that fails (the other fault injected on purpose: `fs.fdatasync` made to fail once).
  */
 import assert from "node:assert/strict";
 import fs, { cpSync, fstatSync, rmSync, statSync, truncateSync } from "node:fs";
@@ -19,6 +20,7 @@ import { spawnLedgerProcess } from "../index.js";
 import { silentLogger } from "../logger.js";
 import { startLedger } from "../start-ledger.js";
 import { dataDirPaths } from "../storage/data-dir.js";
+import { failingFdatasync } from "./support/failing-fdatasync.js";
 import { fundedSigner, kitClients, sleep, temporaryDataDir } from "./support/ledger-under-test.js";
 import { latestBlockhash, sendBase64, signTransfer } from "./support/transactions.js";
 
@@ -182,20 +184,8 @@ test("a power loss while 16 clients have sends in flight keeps every transaction
 
 test("a send whose sync fails is answered with an unknown outcome, later sends are refused unapplied, and a restart tells which landed", async () => {
   const dataDir = temporaryDataDir();
-  // The fault, injected on purpose: the next fdatasync fails as a failing disk's would (the bytes
-  // written before it stay in the file, as they do in the page cache when no power is lost).
-  const realFdatasync = fs.fdatasync;
-  let failNextSync = false;
-  fs.fdatasync = ((fd: number, callback: (error: NodeJS.ErrnoException | null) => void) => {
-    if (!failNextSync) return realFdatasync(fd, callback);
-    failNextSync = false;
-    setImmediate(() => callback(Object.assign(new Error("EIO: i/o error, fdatasync"), { code: "EIO" })));
-  }) as typeof fs.fdatasync;
-  syncBuiltinESMExports();
-  const restore = (): void => {
-    fs.fdatasync = realFdatasync;
-    syncBuiltinESMExports();
-  };
+  // The fault, injected on purpose (support/failing-fdatasync.ts).
+  const fdatasync = failingFdatasync();
   const ledger = await startLedger({ dataDir: dataDir.path, rpcPort: 0, wsPort: 0, logger: silentLogger });
   try {
     // Given two transfers signed by a funded payer
@@ -206,7 +196,7 @@ test("a send whose sync fails is answered with an unknown outcome, later sends a
     const second = await signTransfer(payer, recipient, 2_000_000n, lifetime);
 
     // When the sync covering the first fails, and the second is sent after it
-    failNextSync = true;
+    fdatasync.failNext();
     const firstReply = await sendBase64(ledger.rpcUrl, first);
     const secondReply = await sendBase64(ledger.rpcUrl, second);
 
@@ -223,7 +213,7 @@ test("a send whose sync fails is answered with an unknown outcome, later sends a
       /since it could not write its event log .*this one was not applied/,
     );
     await ledger.stop();
-    restore();
+    fdatasync.restore();
 
     // And after a restart (no power lost: the first record is in the file) the first has landed
     // and the second has not
@@ -239,7 +229,7 @@ test("a send whose sync fails is answered with an unknown outcome, later sends a
       await restarted.stop();
     }
   } finally {
-    restore();
+    fdatasync.restore();
     await ledger.stop();
     dataDir.remove();
   }

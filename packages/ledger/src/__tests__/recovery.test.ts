@@ -6,7 +6,7 @@
  * fault injected on purpose: a failing fdatasync.
  */
 import assert from "node:assert/strict";
-import fs, {
+import {
   appendFileSync,
   readdirSync,
   readFileSync,
@@ -15,7 +15,6 @@ import fs, {
   truncateSync,
   writeFileSync,
 } from "node:fs";
-import { syncBuiltinESMExports } from "node:module";
 import { join } from "node:path";
 import { test } from "node:test";
 
@@ -33,6 +32,7 @@ import { silentLogger } from "../logger.js";
 import { dataDirPaths } from "../storage/data-dir.js";
 import { EventLog, type ScannedFrame } from "../storage/event-log.js";
 import { decodeLogRecord, durableMarkKey, encodeLogRecord } from "../storage/log-record.js";
+import { failingFdatasync } from "./support/failing-fdatasync.js";
 import { temporaryDataDir } from "./support/ledger-under-test.js";
 
 async function open(dataDir: string, snapshotEvery = 1_000_000): Promise<OpenedLedger> {
@@ -262,14 +262,7 @@ test("a damaged record in the unsynced tail is cut off as torn, even with a late
 test("after a failed sync, shutdown writes no snapshot past the disk, so a power loss then still restarts", async () => {
   const dataDir = temporaryDataDir();
   // The fault, injected on purpose: the next fdatasync of the log fails as a failing disk's would.
-  const realFdatasync = fs.fdatasync;
-  let failNextSync = false;
-  fs.fdatasync = ((fd: number, callback: (error: NodeJS.ErrnoException | null) => void) => {
-    if (!failNextSync) return realFdatasync(fd, callback);
-    failNextSync = false;
-    setImmediate(() => callback(Object.assign(new Error("EIO: i/o error, fdatasync"), { code: "EIO" })));
-  }) as typeof fs.fdatasync;
-  syncBuiltinESMExports();
+  const fdatasync = failingFdatasync();
   try {
     // Given a ledger that confirmed 3 transactions, then failed to sync the 4th, then was stopped
     const first = await open(dataDir.path);
@@ -278,7 +271,7 @@ test("after a failed sync, shutdown writes no snapshot past the disk, so a power
     const paths = dataDirPaths(dataDir.path);
     const onDisk = statSync(paths.eventLog).size;
     const snapshotsBefore = readdirSync(paths.snapshots).sort();
-    failNextSync = true;
+    fdatasync.failNext();
     const recipient = (await generateKeyPairSigner()).address;
     // (the transaction whose sync failed may or may not be on the disk; the next one never ran)
     await assert.rejects(first.ledger.requestAirdrop(recipient, 2_000_000_000n), {
@@ -302,8 +295,7 @@ test("after a failed sync, shutdown writes no snapshot past the disk, so a power
     assert.deepEqual(observe(second, drops), before);
     second.close();
   } finally {
-    fs.fdatasync = realFdatasync;
-    syncBuiltinESMExports();
+    fdatasync.restore();
     dataDir.remove();
   }
 });
