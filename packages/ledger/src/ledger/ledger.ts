@@ -76,12 +76,12 @@ export interface LedgerParts {
   readonly logger: Logger;
 }
 
-/** The event log could not be written; the ledger takes no more transactions until restarted. */
 /**
- * The event log could not be written. `outcome` says what became of the transaction refused:
- * "unknown" for one whose record was being written or synced when the write failed (a restart
- * applies it if its record reached the disk, so its signature tells after the restart), "not
- * applied" for one sent after the failure, which the ledger refused without running it.
+ * The event log could not be written; the ledger takes no more transactions until restarted.
+ * `outcome` says what became of the transaction refused: "unknown" for one whose record was being
+ * written or synced when the write failed (a restart applies it if its record reached the disk, so
+ * its signature tells after the restart), "not applied" for one sent after the failure, which the
+ * ledger refused without running it.
  */
 export class LedgerWriteError extends Error {
   override readonly name = "LedgerWriteError";
