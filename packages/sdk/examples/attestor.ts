@@ -40,8 +40,10 @@ console.log(`recorded ${recorded.length} actions`, attestor.metrics);
 for (const { actionHash, receipt } of recorded) {
   const itemReceipt = await receipt;
   const { valid } = await verifyReceipt(itemReceipt, { rpcUrl });
+  // In privacy mode the ledger holds only a salted commitment; the receipt keeps the salt.
+  const privacy = itemReceipt.privacyMode ? " (privacy mode: the ledger holds its salted commitment)" : "";
   console.log(
-    `${actionHash}: item ${itemReceipt.index} of ${itemReceipt.itemCount}, ${valid ? "valid" : "INVALID"}`,
+    `${actionHash} ${itemReceipt.actionType}${privacy}: item ${itemReceipt.index} of ${itemReceipt.itemCount}, ${valid ? "valid" : "INVALID"}`,
   );
 }
 await attestor.close();
