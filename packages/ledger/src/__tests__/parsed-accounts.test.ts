@@ -65,7 +65,6 @@ import {
 } from "@solana/kit";
 
 import { decodeAddressLookupTableInstruction } from "../rpc/address-lookup-table-instruction.js";
-
 import {
   kitClients,
   rpcCall,

@@ -8,7 +8,7 @@
 import type { Address } from "@solana/kit";
 
 import { fromBase58, toBase58 } from "../encoding.js";
-import { isTokenProgram, mintDecimalsOf, readTokenAccount } from "../token/token-state.js";
+import { isTokenProgram, mintDecimalsAndData, readTokenAccount } from "../token/token-state.js";
 import type { TokenBalance } from "../transactions/transaction-meta.js";
 import type { NativeSvm } from "./native-svm.js";
 
@@ -31,7 +31,7 @@ export function readTokenBalances(native: NativeSvm, keyBytes: readonly Uint8Arr
     const state = readTokenAccount(account.data());
     if (state === undefined) return;
     // Like a validator, an account whose mint cannot be read has no balance to show.
-    const decimals = mintDecimalsOf(state.mint, mintDataIn(native));
+    const decimals = mintDecimalsAndData(state.mint, mintDataIn(native))?.decimals;
     if (decimals === undefined) return;
     balances.push({
       accountIndex,

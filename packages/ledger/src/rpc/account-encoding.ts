@@ -18,7 +18,7 @@ import { parseNonceAccountData } from "./nonce-account-data.js";
 import { parseSysvarAccountData } from "./sysvar-account-data.js";
 import { SYSTEM_PROGRAM } from "./system-instruction.js";
 import { parseUpgradeableLoaderAccountData, UPGRADEABLE_LOADER } from "./upgradeable-loader-account-data.js";
-import { mintAmountScaleOf } from "./token-amount.js";
+import { mintAmountScaleOf, type MintAmountScale } from "./token-amount.js";
 import { parseTokenAccountData, type MintAmountScales } from "./token-account-data.js";
 import { isTokenProgram } from "../token/token-state.js";
 
@@ -82,6 +82,7 @@ export interface RpcAccount {
 /**
  * How the amounts of the mints the ledger holds read now, at the current slot's time (wrapped
  * SOL's are known without its account); `accountOf` reads the accounts (the ledger's by default).
+ * Each mint is read once, however many of its token accounts a response shows.
  */
 export function ledgerMintScales(
   ledger: Pick<Ledger, "account" | "blockTime" | "currentSlot">,
@@ -89,12 +90,18 @@ export function ledgerMintScales(
 ): MintAmountScales {
   // Read once, when a token account first needs it: most encodings parse no token account.
   let now: bigint | undefined;
-  return (mint) =>
-    mintAmountScaleOf(
-      mint,
-      (address) => accountOf(address)?.data as Uint8Array | undefined,
-      (now ??= ledger.blockTime(ledger.currentSlot()) ?? 0n),
-    );
+  const scales = new Map<Address, MintAmountScale | undefined>();
+  return (mint) => {
+    if (!scales.has(mint)) {
+      const scale = mintAmountScaleOf(
+        mint,
+        (address) => accountOf(address)?.data as Uint8Array | undefined,
+        (now ??= ledger.blockTime(ledger.currentSlot()) ?? 0n),
+      );
+      scales.set(mint, scale);
+    }
+    return scales.get(mint);
+  };
 }
 
 function parsedData(account: EncodedAccount, mintScales: MintAmountScales): ParsedAccountData | undefined {

@@ -10,10 +10,8 @@
 import type { Address } from "@solana/kit";
 
 import {
-  NATIVE_MINT,
-  NATIVE_MINT_DECIMALS,
+  mintDecimalsAndData,
   readInterestBearingConfig,
-  readMint,
   readScaledUiAmountConfig,
   type InterestBearingConfig,
   type ScaledUiAmountConfig,
@@ -165,12 +163,12 @@ export function mintAmountScaleOf(
   mintData: (address: Address) => Uint8Array | undefined,
   unixTimestamp: bigint,
 ): MintAmountScale | undefined {
-  if (mint === NATIVE_MINT) return { decimals: NATIVE_MINT_DECIMALS };
-  const data = mintData(mint);
-  const state = data === undefined ? undefined : readMint(data);
-  if (data === undefined || state === undefined) return undefined;
+  const mintRead = mintDecimalsAndData(mint, mintData);
+  // No mint, or wrapped SOL: its decimals alone.
+  if (mintRead?.data === undefined) return mintRead;
+  const { decimals, data } = mintRead;
   return {
-    decimals: state.decimals,
+    decimals,
     interestBearing: readInterestBearingConfig(data),
     scaledUiAmount: readScaledUiAmountConfig(data),
     unixTimestamp,

@@ -223,16 +223,17 @@ export function readScaledUiAmountConfig(data: Uint8Array): ScaledUiAmountConfig
 }
 
 /**
- * The decimals of a mint, read through `mintData` (the data of the account at an address, if
- * any); wrapped SOL's are known without its account, as on a validator.
+ * The decimals of a mint, with its data, read through `mintData` (the data of the account at an
+ * address, if any) without decoding its keys; wrapped SOL's are known without its account (no
+ * data then), as on a validator. Undefined when the address holds no initialized mint.
  */
-export function mintDecimalsOf(
+export function mintDecimalsAndData(
   mint: Address,
   mintData: (address: Address) => Uint8Array | undefined,
-): number | undefined {
-  if (mint === NATIVE_MINT) return NATIVE_MINT_DECIMALS;
+): { decimals: number; data?: Uint8Array } | undefined {
+  if (mint === NATIVE_MINT) return { decimals: NATIVE_MINT_DECIMALS };
   const data = mintData(mint);
-  return data === undefined ? undefined : readMint(data)?.decimals;
+  return data !== undefined && isInitializedMint(data) ? { decimals: data[44]!, data } : undefined;
 }
 
 /** The mint a token account belongs to, read without decoding the rest. */

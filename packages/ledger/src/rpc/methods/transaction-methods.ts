@@ -145,16 +145,15 @@ export const transactionMethods: Record<string, LedgerRpcMethod> = {
     await ledger.settled();
     const simulation = ledger.simulate(transaction, { sigVerify, replaceRecentBlockhash });
     const latest = replaceRecentBlockhash ? ledger.latestBlockhash() : undefined;
+    const accountAfter = (address: Address) =>
+      simulation.postAccounts.get(address) ?? ledger.account(address);
     // Token amounts are read with the mints as the simulation left them.
-    const mintScales = ledgerMintScales(
-      ledger,
-      (address) => simulation.postAccounts.get(address) ?? ledger.account(address),
-    );
+    const mintScales = ledgerMintScales(ledger, accountAfter);
     const accounts =
       requested === undefined || simulation.err !== null
         ? null
         : requested.addresses.map((address) => {
-            const account = simulation.postAccounts.get(address) ?? ledger.account(address);
+            const account = accountAfter(address);
             return account === undefined || account.lamports === 0n
               ? null
               : encodeAccount(account, requested.view, mintScales);
