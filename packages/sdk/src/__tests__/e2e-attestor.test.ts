@@ -44,6 +44,7 @@ import { generateSecretKey } from "../keypair.js";
 import { startCountingRpcProxy } from "./support/counting-rpc-proxy.js";
 import { countLeaves, readAgentBatches } from "./support/ledger-batches.js";
 import { addressOf, fundedSecretKey, startTestLedger, type TestLedger } from "./support/local-ledger.js";
+import { fullDisk } from "./support/full-disk.js";
 import { captureThreads, SENDER_THREAD_FAULTS } from "./support/sender-thread-faults.js";
 
 const ACTION_TYPES = ["Transaction", "ToolCall", "Decision", "ModelInvocation"] as const;
@@ -200,6 +201,68 @@ describe("Attestor on the local ledger", () => {
     );
     assert.equal(readFileSync(join(queueDir, QUEUE_FILE_NAME), "utf8"), "");
     await attestor.close();
+  });
+
+  it("leaves a batch open when its onReceipt hook fails for one receipt, and the next open delivers all of them again", async () => {
+    // Given a hook that cannot save one receipt of a batch (its promise rejects)
+    const queueDir = newQueueDir();
+    const recordedHashes: string[] = [];
+    const failing = async (receipt: BatchItemReceipt) => {
+      if (receipt.actionHash === recordedHashes[1]) throw new Error("disk full");
+    };
+    const attestor = await Attestor.open(
+      options(queueDir, { maxBatchDelayMs: 3_600_000, onReceipt: failing }),
+    );
+    const recorded = [1, 2, 3].map((index) =>
+      attestor.record({ actionType: "ToolCall", payload: `hook fails ${index}` }),
+    );
+    recordedHashes.push(...recorded.map((action) => action.actionHash));
+    // When the batch is confirmed and flushed
+    await attestor.flush();
+    await Promise.all(recorded.map((action) => action.receipt));
+    await attestor.close();
+    // Then its done line was never written: the queue keeps the batch
+    assert.doesNotMatch(readFileSync(join(queueDir, QUEUE_FILE_NAME), "utf8"), /"d":/);
+    assert.match(readFileSync(join(queueDir, QUEUE_FILE_NAME), "utf8"), /"b":1/);
+    // And a new attestor delivers the three receipts again, closes the batch, and sends nothing twice
+    const again: string[] = [];
+    const resumed = await Attestor.open(
+      options(queueDir, {
+        onReceipt: (receipt) => {
+          again.push(receipt.actionHash);
+        },
+      }),
+    );
+    await resumed.flush();
+    await resumed.close();
+    assert.deepEqual(again, recordedHashes);
+    assert.equal(readFileSync(join(queueDir, QUEUE_FILE_NAME), "utf8"), "");
+    const leaves = countLeaves(await readAgentBatches(ledger, client.agentAddress));
+    for (const hash of recordedHashes) assert.equal(leaves.get(hash), 1, hash);
+  });
+
+  it("leaves a batch open when its onReceipt hook throws", async () => {
+    const queueDir = newQueueDir();
+    const attestor = await Attestor.open(
+      options(queueDir, {
+        maxBatchDelayMs: 3_600_000,
+        onReceipt: () => {
+          throw new Error("hook bug");
+        },
+      }),
+    );
+    const action = attestor.record({ actionType: "ToolCall", payload: "hook throws" });
+    await attestor.flush();
+    await action.receipt;
+    await attestor.close();
+    assert.doesNotMatch(readFileSync(join(queueDir, QUEUE_FILE_NAME), "utf8"), /"d":/);
+    const again: string[] = [];
+    const resumed = await Attestor.open(
+      options(queueDir, { onReceipt: (receipt) => void again.push(receipt.actionHash) }),
+    );
+    await resumed.flush();
+    await resumed.close();
+    assert.deepEqual(again, [action.actionHash]);
   });
 
   it("lets a process that never closes its attestor exit once its actions have their receipts", async () => {
@@ -469,6 +532,18 @@ describe("Attestor on the local ledger", () => {
     await (await Attestor.open(options(queueDir))).close();
   });
 
+  it("takes over a lock left with its own process id by an earlier process (a restarted container's process 1)", async () => {
+    // Given a queue whose lock names this process's id, which no attestor of this process holds
+    const queueDir = newQueueDir();
+    writeFileSync(join(queueDir, "lock"), String(process.pid));
+    // Then it opens, and a second attestor of this process is still refused
+    const owner = await Attestor.open(options(queueDir));
+    await assert.rejects(Attestor.open(options(queueDir)), (error) =>
+      isAbasError(error, ABAS_SDK__ATTESTOR_QUEUE_LOCKED),
+    );
+    await owner.close();
+  });
+
   it("names a queue directory it cannot use: ABAS_SDK__ATTESTOR_QUEUE_UNAVAILABLE, with the file system's error as its cause", async () => {
     // Given a regular file, and a queue directory whose queue file is a directory
     const base = newQueueDir();
@@ -522,6 +597,30 @@ describe("Attestor on the local ledger", () => {
     // And the failed open left the queue unlocked
     writeFileSync(queueFile, "");
     await (await Attestor.open(options(queueDir))).close();
+  });
+
+  it("refuses an action a full disk cut short with ABAS_SDK__ATTESTOR_QUEUE_UNAVAILABLE, and its queue stays readable", async () => {
+    const queueDir = newQueueDir();
+    const attestor = await Attestor.open(options(queueDir, { maxBatchDelayMs: 3_600_000 }));
+    const first = attestor.record({ actionType: "ToolCall", payload: "before the disk filled" });
+    // Fault injected on purpose: the disk takes 10 bytes of the next queue line, then is full
+    const disk = fullDisk();
+    try {
+      disk.fillAfter(10);
+      assert.throws(
+        () => attestor.record({ actionType: "ToolCall", payload: "while the disk is full" }),
+        (error) => isAbasError(error, ABAS_SDK__ATTESTOR_QUEUE_UNAVAILABLE) && /ENOSPC/.test(error.message),
+      );
+    } finally {
+      disk.restore();
+    }
+    const second = attestor.record({ actionType: "ToolCall", payload: "once there is room again" });
+    await attestor.flush();
+    await attestor.close();
+    // Every action whose record returned has its receipt, and a new attestor opens the queue
+    await Promise.all([first.receipt, second.receipt]);
+    const reopened = await Attestor.open(options(queueDir));
+    await reopened.close();
   });
 
   it("rejects an action with both payload and actionHash with ABAS_SDK__INVALID_ARGUMENT, writing nothing", async () => {

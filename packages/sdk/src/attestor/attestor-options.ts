@@ -40,9 +40,11 @@ export type AttestorOptions = Readonly<{
   syncIntervalMs?: number;
   /**
    * Called with each action's receipt once its batch is complete on the ledger, also for actions
-   * recorded before a restart. After a crash a receipt may be delivered again. Exceptions are ignored.
-   * It may return a promise (to save the receipt without holding up the caller's thread): the batch
-   * is closed on disk, and `flush` returns, only once the promises of its receipts have settled.
+   * recorded before a restart. After a crash a receipt may be delivered again. It may return a
+   * promise (to save the receipt without holding up the caller's thread): the batch is closed on
+   * disk, and `flush` returns, only once the promises of its receipts have settled. When the hook
+   * throws, or its promise rejects, for any receipt of a batch, the batch is not closed on disk:
+   * the next open of the queue delivers all its receipts again. The queue goes on meanwhile.
    */
   onReceipt?: (receipt: BatchItemReceipt) => unknown;
 }>;
@@ -57,8 +59,8 @@ export type ResolvedAttestorOptions = Readonly<{
   retryDelayMs: number;
   durability: QueueDurability;
   syncIntervalMs: number;
-  /** Returns a promise that never rejects when the hook returned one. */
-  onReceipt: (receipt: BatchItemReceipt) => Promise<void> | undefined;
+  /** Whether the hook took the receipt (false when it threw or its promise rejected); never rejects. */
+  onReceipt: (receipt: BatchItemReceipt) => Promise<boolean> | boolean;
 }>;
 
 function invalidOption(argument: string, reason: string): AbasError {
@@ -73,18 +75,21 @@ function integerOption(value: unknown, name: string, min: number, max: number, f
   return value;
 }
 
-function safeCallback(value: unknown): (receipt: BatchItemReceipt) => Promise<void> | undefined {
-  if (value === undefined) return () => undefined;
+function safeCallback(value: unknown): (receipt: BatchItemReceipt) => Promise<boolean> | boolean {
+  if (value === undefined) return () => true;
   if (typeof value !== "function") throw invalidOption("onReceipt", "expected a function");
-  const ignore = (): void => {
-    // See AttestorOptions.onReceipt: a hook must not stop the queue.
-  };
+  // See AttestorOptions.onReceipt: a hook that fails leaves its batch open, it never stops the queue.
   return (receipt) => {
     try {
       const returned = (value as (receipt: BatchItemReceipt) => unknown)(receipt);
-      return returned instanceof Promise ? returned.then(ignore, ignore) : undefined;
+      return returned instanceof Promise
+        ? returned.then(
+            () => true,
+            () => false,
+          )
+        : true;
     } catch {
-      return undefined;
+      return false;
     }
   };
 }

@@ -103,6 +103,8 @@ export class Attestor {
   #actionsInFlight = 0;
   /** Confirmed, their receipts being delivered, their batches not closed on disk yet. */
   #delivering = 0;
+  /** Confirmed batches whose receipts the hook did not all take: the next open delivers them again. */
+  #batchesLeftOpen = 0;
   #flushing = 0;
   #confirmed = 0;
   #failed = 0;
@@ -365,16 +367,16 @@ export class Attestor {
       this.#delivering += count;
       this.#confirmed += count;
       const { onReceipt } = this.#options;
-      const deliveries: Array<Promise<void>> = [];
-      message.receipts.forEach((receipt, index) => {
+      const deliveries = message.receipts.map((receipt, index) => {
         const id = message.actionIds[index]!;
         this.#waiters.get(id)?.resolve(receipt);
         this.#waiters.delete(id);
-        const delivery = onReceipt(receipt);
-        if (delivery !== undefined) deliveries.push(delivery);
+        return onReceipt(receipt);
       });
-      if (deliveries.length === 0) this.#closeBatch(message.batchId, count);
-      else void Promise.all(deliveries).then(() => this.#closeBatch(message.batchId, count));
+      const close = (delivered: boolean[]) =>
+        this.#closeBatch(message.batchId, count, !delivered.includes(false));
+      if (deliveries.every((delivery) => typeof delivery === "boolean")) close(deliveries as boolean[]);
+      else void Promise.all(deliveries).then(close);
     } else if (message.type === "failed") {
       this.#batchesInFlight -= 1;
       this.#actionsInFlight -= message.actionIds.length;
@@ -410,12 +412,16 @@ export class Attestor {
     }
   }
 
-  /** Written once the batch's receipts are delivered: a crash before delivers them again, never loses them. */
-  #closeBatch(batchId: number, count: number): void {
+  /**
+   * Written once the batch's receipts are delivered: a crash before delivers them again, never
+   * loses them. A batch whose receipts the hook did not all take stays open for the next open.
+   */
+  #closeBatch(batchId: number, count: number, delivered: boolean): void {
     // Closed meanwhile (a stopped sender cuts a close short): the queue is no longer this
     // attestor's, and the next open delivers the batch's receipts again.
     if (this.#journalClosed) return;
-    this.#journal.appendBatchDone(batchId);
+    if (delivered) this.#journal.appendBatchDone(batchId);
+    else this.#batchesLeftOpen += 1;
     this.#delivering -= count;
     this.#pending -= count;
     this.#notifyIfIdle();
@@ -426,10 +432,11 @@ export class Attestor {
     if (this.#pending > 0) return;
     // Nothing is left to do: the queue file starts over rather than grow for as long as the agent
     // runs; at a flush, or once it is large, since cutting a file costs the recording thread a
-    // disk operation. Not after a failed batch: it stays in the file for the next open. The
+    // disk operation. Not after a failed batch, nor one left open: they stay in the file for the next open. The
     // sender thread writes to the file only while it holds actions, so none of its lines is cut.
     const worthCutting = (): boolean => this.#flushing > 0 || this.#journal.size() >= QUEUE_FILE_CUT_BYTES;
-    if (this.#journalHasEntries && this.#failed === 0 && !this.#journalClosed && worthCutting()) {
+    const keep = this.#failed > 0 || this.#batchesLeftOpen > 0;
+    if (this.#journalHasEntries && !keep && !this.#journalClosed && worthCutting()) {
       this.#journal.truncate();
       this.#journalHasEntries = false;
     }

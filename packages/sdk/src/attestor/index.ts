@@ -9,5 +9,6 @@ export {
   DEFAULT_SYNC_INTERVAL_MS,
   type AttestorOptions,
 } from "./attestor-options.js";
-export { type QueueDurability } from "./queue-journal.js";
+export { appendWhole } from "./append-whole.js";
+export { queuedActionHashes, type QueueDurability } from "./queue-journal.js";
 export { type RecordInput } from "./record-input.js";

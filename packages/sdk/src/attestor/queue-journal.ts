@@ -15,11 +15,12 @@ import {
   readFileSync,
   renameSync,
   writeFileSync,
-  writeSync,
 } from "node:fs";
 import { join } from "node:path";
 
 import { ABAS_SDK__ATTESTOR_QUEUE_CORRUPT, AbasError } from "@abas/errors";
+
+import { appendWhole } from "./append-whole.js";
 
 /** One recorded action as the queue keeps it: everything needed to rebuild its leaf. */
 export type QueuedAction = Readonly<{
@@ -156,6 +157,16 @@ export function readQueueBacklog(queueFile: string): QueueBacklog {
   };
 }
 
+/**
+ * The hashes of the actions a queue directory still holds: recorded and not yet in a batch, or in
+ * a batch not closed (whose receipts are still to be delivered).
+ */
+export function queuedActionHashes(queueDir: string): Set<string> {
+  const backlog = readQueueBacklog(join(queueDir, QUEUE_FILE_NAME));
+  const actions = [...backlog.unbatched, ...backlog.openBatches.flatMap((open) => open.actions)];
+  return new Set(actions.map((action) => action.actionHash));
+}
+
 /** Makes a rename or a new file in `dir` durable. */
 function syncDirectory(dir: string): void {
   const fd = openSync(dir, "r");
@@ -263,7 +274,7 @@ export class QueueJournal {
   }
 
   #append(line: string, flush: boolean): void {
-    writeSync(this.#fd, line);
+    appendWhole(this.#fd, line);
     if (flush) {
       fdatasyncSync(this.#fd);
       this.#unsynced = false;
