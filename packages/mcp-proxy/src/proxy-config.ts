@@ -57,11 +57,11 @@ const ProxySettings = z.object({
     .transform((value) => value === "true" || value === "1")
     .default(false),
   durability: z.enum(["write", "fsync"], { error: 'expected "write" or "fsync"' }).default("write"),
-  maxBatchDelayMs: z.coerce
-    .number({ error: "expected a number of milliseconds" })
-    .int("expected a whole number of milliseconds")
-    .min(0)
-    .max(3_600_000)
+  maxBatchDelayMs: z
+    .string()
+    .regex(/^\d{1,7}$/, "expected a whole number of milliseconds, in digits")
+    .transform(Number)
+    .pipe(z.number().max(3_600_000, "expected at most 3600000 (an hour)"))
     .default(DEFAULT_MAX_BATCH_DELAY_MS),
   command: z
     .string({ error: "give the MCP server command after --" })

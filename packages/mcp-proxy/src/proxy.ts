@@ -15,11 +15,11 @@ import {
   getAbasErrorCodeName,
   isAbasError,
 } from "@abas/errors";
-import { canonicalize, hashActionNow, loadKeypair } from "@abas/sdk";
-import { Attestor } from "@abas/sdk/attestor";
+import { canonicalize, hashActionNow, loadKeypair, type BatchItemReceipt } from "@abas/sdk";
+import { Attestor, queuedActionHashes } from "@abas/sdk/attestor";
 
 import { CallJournal } from "./call-journal.js";
-import { MessageLines, parseMessages } from "./message-lines.js";
+import { MessageLines } from "./message-lines.js";
 import { ledgerAddressForLog } from "./ledger-address.js";
 import { defaultFolders, type ProxyConfig } from "./proxy-config.js";
 import { writeReceiptFile } from "./receipts-folder.js";
@@ -44,24 +44,66 @@ export type ServerExit = Readonly<{ code: number | null; signal: NodeJS.Signals 
 const SERVER_EXIT_GRACE_MS = 5_000;
 
 /** What the host gets instead of a result the proxy could not record: a JSON-RPC error, named. */
-function notRecordedResponse(line: Buffer, call: ToolCallAction, error: unknown): Buffer {
+function notRecordedResponse(call: ToolCallAction, error: unknown): Record<string, unknown> {
   const reason = error instanceof Error ? error.message : String(error);
   const named = new AbasError(ABAS_SDK__TOOL_CALL_NOT_RECORDED, { tool: call.tool, reason });
-  const id = parseMessages(line)[0]?.id ?? null;
-  return Buffer.from(
-    `${JSON.stringify({
-      jsonrpc: "2.0",
-      id,
-      error: {
-        code: -32603,
-        message: named.message,
-        data: {
-          code: ABAS_SDK__TOOL_CALL_NOT_RECORDED,
-          codeName: getAbasErrorCodeName(ABAS_SDK__TOOL_CALL_NOT_RECORDED),
-        },
+  return {
+    jsonrpc: "2.0",
+    id: call.callId,
+    error: {
+      code: -32603,
+      message: named.message,
+      data: {
+        code: ABAS_SDK__TOOL_CALL_NOT_RECORDED,
+        codeName: getAbasErrorCodeName(ABAS_SDK__TOOL_CALL_NOT_RECORDED),
       },
-    })}\n`,
-  );
+    },
+  };
+}
+
+/**
+ * The server's line with the responses of the calls that could not be recorded replaced by
+ * errors: in a batch, those elements only, the others as the server sent them.
+ */
+function withNotRecorded(
+  line: Buffer,
+  failures: ReadonlyMap<string | number, Record<string, unknown>>,
+): Buffer {
+  const parsed = JSON.parse(line.toString("utf8")) as unknown;
+  const replaced = Array.isArray(parsed)
+    ? parsed.map((message: { id?: unknown; method?: unknown } | null) =>
+        typeof message === "object" && message !== null && !("method" in message)
+          ? (failures.get(message.id as string | number) ?? message)
+          : message,
+      )
+    : [...failures.values()][0];
+  return Buffer.from(`${JSON.stringify(replaced)}\n`);
+}
+
+/**
+ * Saves a receipt with its call. When the file cannot be written the error is thrown on: the
+ * attestor then leaves the batch open, and the next start saves the receipt with the call, which
+ * the journal keeps until then.
+ */
+async function saveReceipt(
+  receiptsDir: string,
+  calls: CallJournal,
+  receipt: BatchItemReceipt,
+  log: (line: string) => void,
+): Promise<void> {
+  const call = calls.receiptStarted(receipt.actionHash);
+  let written = false;
+  try {
+    await writeReceiptFile(receiptsDir, { call, receipt });
+    written = true;
+  } catch (error) {
+    log(
+      `cannot save the receipt of ${receipt.actionHash}: ${(error as Error).message}; it is saved at the next start`,
+    );
+    throw error;
+  } finally {
+    calls.receiptEnded(receipt.actionHash, written);
+  }
 }
 
 /** `CODE_NAME: message`, with the cause's own code when it has one (why a batch failed). */
@@ -77,37 +119,39 @@ export async function runProxy(config: ProxyConfig, streams: ProxyStreams): Prom
   const agent = await loadKeypair(config.agentKeypair, "agentKeypair");
   const { queueDir, receiptsDir } = defaultFolders(agent.address, config);
   mkdirSync(queueDir, { recursive: true, mode: 0o700 });
-  mkdirSync(receiptsDir, { recursive: true });
-  const calls = new CallJournal(queueDir, config.durability);
-  let attestor: Attestor;
+  mkdirSync(receiptsDir, { recursive: true, mode: 0o700 });
+  // The calls journal is opened once the attestor holds the queue's lock; receipts of batches
+  // resumed at open wait for it.
+  let journal!: { opened: (calls: CallJournal) => void; failed: (error: unknown) => void };
+  const opening = new Promise<CallJournal>((opened, failed) => (journal = { opened, failed }));
+  opening.catch(() => {}); // a failed open is thrown below; the receipts waiting for it stay queued
+  const attestor = await Attestor.open({
+    client: {
+      rpcUrl: config.rpcUrl,
+      agentKeypair: agent,
+      ...(config.programId === undefined ? {} : { programId: config.programId }),
+    },
+    operatorKeypair: config.operatorKeypair,
+    queueDir,
+    durability: config.durability,
+    maxBatchDelayMs: config.maxBatchDelayMs,
+    // The attestor closes a batch on disk only once its receipts are saved.
+    onReceipt: async (receipt) => saveReceipt(receiptsDir, await opening, receipt, log),
+  });
+  let calls: CallJournal;
   try {
-    attestor = await Attestor.open({
-      client: {
-        rpcUrl: config.rpcUrl,
-        agentKeypair: agent,
-        ...(config.programId === undefined ? {} : { programId: config.programId }),
-      },
-      operatorKeypair: config.operatorKeypair,
-      queueDir,
-      durability: config.durability,
-      maxBatchDelayMs: config.maxBatchDelayMs,
-      // The attestor closes a batch on disk only once its receipts are saved.
-      onReceipt: (receipt) =>
-        writeReceiptFile(receiptsDir, { call: calls.take(receipt.actionHash), receipt })
-          .catch((error: unknown) =>
-            log(`cannot save the receipt of ${receipt.actionHash}: ${(error as Error).message}`),
-          )
-          .finally(() => calls.saved()),
-    });
+    calls = new CallJournal(queueDir, config.durability, { queued: queuedActionHashes(queueDir) });
   } catch (error) {
-    calls.close();
+    journal.failed(error);
+    await attestor.close();
     throw error;
   }
+  journal.opened(calls);
   log(
     `agent ${agent.address}, ledger ${ledgerAddressForLog(config.rpcUrl)}, queue ${queueDir}, receipts ${receiptsDir}`,
   );
 
-  const tracker = new ToolCallTracker();
+  const tracker = new ToolCallTracker({ warn: log });
   const record = (call: ToolCallAction): void => {
     const actionHash = hashActionNow(canonicalize(call));
     calls.append(actionHash, call);
@@ -170,16 +214,18 @@ export async function runProxy(config: ProxyConfig, streams: ProxyStreams): Prom
   // Server -> host: a response that completes a tools/call is recorded first, then forwarded.
   const fromServer = new MessageLines();
   server.stdout.on("data", (chunk: Buffer) => {
-    for (let line of fromServer.push(chunk)) {
+    for (const line of fromServer.push(chunk)) {
+      const failures = new Map<string | number, Record<string, unknown>>();
       for (const call of tracker.fromServer(line)) {
         try {
           record(call);
         } catch (error) {
           log(`tool ${call.tool}: not recorded: ${describeError(error)}`);
-          line = notRecordedResponse(line, call, error);
+          failures.set(call.callId, notRecordedResponse(call, error));
         }
       }
-      if (!streams.output.write(line)) server.stdout.pause();
+      const forwarded = failures.size === 0 ? line : withNotRecorded(line, failures);
+      if (!streams.output.write(forwarded)) server.stdout.pause();
     }
   });
   streams.output.on("drain", () => server.stdout.resume());

@@ -1,7 +1,7 @@
 /**
  * Pairs each `tools/call` request of the host with the server's response to it, into the
- * action that is recorded: the tool, its arguments, its result or error, and when it started and
- * ended (ISO 8601, the proxy's clock).
+ * action that is recorded: the tool, its arguments, its result or error, when it started and
+ * ended (ISO 8601, the proxy's clock), and the request's id.
  */
 import type { RecordedToolCall } from "@abas/sdk";
 
@@ -9,30 +9,97 @@ import { parseMessages } from "./message-lines.js";
 
 export type { RecordedToolCall };
 
-/** A tool call as the proxy records it: `result` is the JSON-RPC result (which may say `isError: true`), `error` the JSON-RPC error. */
-export type ToolCallAction = RecordedToolCall & Readonly<{ kind: "mcp/tools/call" }>;
+/** A tool call as the proxy records it: `result` is the JSON-RPC result (which may say `isError: true`), `error` the JSON-RPC error, `callId` the request's id. */
+export type ToolCallAction = RecordedToolCall & Readonly<{ kind: "mcp/tools/call"; callId: string | number }>;
 
-type PendingCall = { tool: string; arguments: unknown; startedAt: string };
+type PendingCall = { id: string | number; tool: string; arguments: unknown; startedAt: string };
+
+/** Calls awaiting their responses at most; past it the oldest is given up (and logged). */
+export const MAX_PENDING_CALLS = 10_000;
+/** Cancelled calls kept at most, so that a response the server sends anyway is still recorded. */
+export const MAX_CANCELLED_CALLS = 1_000;
 
 const idKey = (id: unknown): string | undefined =>
   typeof id === "string" || typeof id === "number" ? JSON.stringify(id) : undefined;
 
+/** Calls by id, oldest first; an id the host reused while its first call was open holds both, in order. */
+class CallsById {
+  readonly #calls = new Map<string, PendingCall[]>();
+  #size = 0;
+
+  constructor(
+    readonly maxSize: number,
+    readonly onDropped: (call: PendingCall) => void,
+  ) {}
+
+  add(key: string, call: PendingCall): void {
+    const same = this.#calls.get(key);
+    if (same === undefined) this.#calls.set(key, [call]);
+    else same.push(call);
+    this.#size += 1;
+    if (this.#size > this.maxSize) {
+      const [oldestKey] = this.#calls.keys();
+      this.onDropped(this.take(oldestKey!)!);
+    }
+  }
+
+  take(key: string): PendingCall | undefined {
+    const same = this.#calls.get(key);
+    const call = same?.shift();
+    if (call === undefined) return undefined;
+    if (same!.length === 0) this.#calls.delete(key);
+    this.#size -= 1;
+    return call;
+  }
+
+  has(key: string): boolean {
+    return this.#calls.has(key);
+  }
+
+  get size(): number {
+    return this.#size;
+  }
+}
+
+export type ToolCallTrackerOptions = Readonly<{
+  /** Told of what the host did that the tracker can only handle by guessing, or gave up on. */
+  warn?: (message: string) => void;
+}>;
+
 export class ToolCallTracker {
-  readonly #pending = new Map<string, PendingCall>();
+  readonly #warn: (message: string) => void;
+  readonly #pending: CallsById;
+  readonly #cancelled: CallsById;
+
+  constructor(options: ToolCallTrackerOptions = {}) {
+    this.#warn = options.warn ?? (() => {});
+    this.#pending = new CallsById(MAX_PENDING_CALLS, (call) =>
+      this.#warn(
+        `tool ${call.tool} (id ${JSON.stringify(call.id)}): ${MAX_PENDING_CALLS} calls are waiting for responses; the oldest is not recorded`,
+      ),
+    );
+    this.#cancelled = new CallsById(MAX_CANCELLED_CALLS, () => {});
+  }
 
   /** Notes the `tools/call` requests in a line the host sent. */
   fromHost(line: Buffer, now = new Date()): void {
     for (const message of parseMessages(line)) {
       if (message.method === "notifications/cancelled") {
-        // The server need not answer a cancelled request: nothing to record, nothing to keep.
+        // The server need not answer a cancelled request; one that answers anyway is recorded.
         const cancelled = idKey((message.params as { requestId?: unknown } | undefined)?.requestId);
-        if (cancelled !== undefined) this.#pending.delete(cancelled);
+        const call = cancelled === undefined ? undefined : this.#pending.take(cancelled);
+        if (call !== undefined) this.#cancelled.add(cancelled!, call);
         continue;
       }
       const key = idKey(message.id);
       if (message.method !== "tools/call" || key === undefined) continue;
+      if (this.#pending.has(key))
+        this.#warn(
+          `the host reused the id ${key} of a tools/call still waiting for its response: responses to that id are paired with its calls in order`,
+        );
       const params = (message.params ?? {}) as Record<string, unknown>;
-      this.#pending.set(key, {
+      this.#pending.add(key, {
+        id: message.id as string | number,
         tool: typeof params.name === "string" ? params.name : String(params.name),
         arguments: params.arguments ?? {},
         startedAt: now.toISOString(),
@@ -42,14 +109,13 @@ export class ToolCallTracker {
 
   /** The tool calls that a line the server sent completes. */
   fromServer(line: Buffer, now = new Date()): ToolCallAction[] {
-    if (this.#pending.size === 0) return [];
+    if (this.#pending.size === 0 && this.#cancelled.size === 0) return [];
     const completed: ToolCallAction[] = [];
     for (const message of parseMessages(line)) {
       const key = idKey(message.id);
       if (key === undefined || "method" in message) continue; // a request of the server's own
-      const call = this.#pending.get(key);
+      const call = this.#pending.take(key) ?? this.#cancelled.take(key);
       if (call === undefined) continue;
-      this.#pending.delete(key);
       completed.push({
         kind: "mcp/tools/call",
         tool: call.tool,
@@ -57,11 +123,13 @@ export class ToolCallTracker {
         ...("error" in message ? { error: message.error } : { result: message.result }),
         startedAt: call.startedAt,
         endedAt: now.toISOString(),
+        callId: call.id,
       });
     }
     return completed;
   }
 
+  /** Calls waiting for their responses (cancelled ones not counted). */
   get pendingCount(): number {
     return this.#pending.size;
   }

@@ -17,4 +17,9 @@ export type RecordedToolCall = Readonly<{
   /** ISO 8601, the recorder's clock. */
   startedAt: string;
   endedAt: string;
+  /**
+   * The id the call was made under, when there is one (the JSON-RPC request's id): two identical
+   * calls in the same millisecond are still two actions, with a receipt each.
+   */
+  callId?: string | number;
 }>;

@@ -5,7 +5,7 @@
  * And closing stdin shuts the proxy down only after what it recorded is on the ledger.
  */
 import assert from "node:assert/strict";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 
@@ -119,6 +119,49 @@ describe("abas-mcp-proxy killed, restarted, and shut down", () => {
     assert.deepEqual(entry!.call?.arguments, { message: "café", z: 1.5, a: [] });
     assert.equal(entry!.call?.tool, "echo");
     await verifyReceiptFile(entry!, setup.rpcUrl);
+  });
+
+  it("keeps a call whose receipt file cannot be written, and saves the receipt at the next start", async () => {
+    // Given a running proxy whose receipts folder becomes, for now, a file (as a full or
+    // unwritable disk would fail its writes)
+    const dirs = {
+      queueDir: join(setup.workDir, "queue-unsaved"),
+      receiptsDir: join(setup.workDir, "receipts-unsaved"),
+    };
+    const initialize =
+      '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}\n';
+    const first = startProxy(proxyOptions(setup, dirs), everything);
+    first.child.stdin.write(initialize);
+    await waitForLine(first, '"id":1');
+    rmSync(dirs.receiptsDir, { recursive: true });
+    writeFileSync(dirs.receiptsDir, "not a folder");
+    // When a tool is called and the proxy shuts down after its batch is on the ledger
+    first.child.stdin.write(
+      '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"message":"keep me"}}}\n',
+    );
+    await waitForLine(first, '"id":2');
+    first.child.stdin.end();
+    await first.exited;
+    assert.match(
+      first.stderr(),
+      /cannot save the receipt of [0-9a-f]{64}: .*; it is saved at the next start/,
+    );
+    assert.equal(
+      (await agentBatchesOnLedger(setup.rpcUrl, setup.programId, setup.agentAddress)).length > 0,
+      true,
+    );
+    // Then the call is still in the queue folder, and once the folder can be written, the next
+    // start saves its receipt with the call, which verifies
+    assert.match(readFileSync(join(dirs.queueDir, "calls.jsonl"), "utf8"), /"keep me"/);
+    rmSync(dirs.receiptsDir);
+    const second = startProxy(proxyOptions(setup, dirs), everything);
+    const [entry, ...others] = await waitForReceipts(dirs.receiptsDir, 1);
+    second.child.stdin.end();
+    await second.exited;
+    assert.equal(others.length, 0);
+    assert.deepEqual(entry!.call?.arguments, { message: "keep me" });
+    await verifyReceiptFile(entry!, setup.rpcUrl);
+    assert.equal(readFileSync(join(dirs.queueDir, "calls.jsonl"), "utf8"), "");
   });
 
   it("names a batch the ledger refuses (an agent never registered) on stderr, and keeps its calls queued", async () => {

@@ -85,6 +85,16 @@ describe("abas-mcp-proxy as a process", () => {
         /--rpc-url \(ABAS_RPC_URL\): expected the http\(s\) URL/,
       ],
       [[...options, "--max-batch-delay-ms", "soon", "--", "server"], {}, /--max-batch-delay-ms/],
+      ...["", " ", "0x10", "1e3", "3600001"].map((value): [string[], NodeJS.ProcessEnv, RegExp] => [
+        [...options, "--max-batch-delay-ms", value, "--", "server"],
+        {},
+        /--max-batch-delay-ms \(ABAS_MAX_BATCH_DELAY_MS\): expected/,
+      ]),
+      ...["-1", "0b11"].map((value): [string[], NodeJS.ProcessEnv, RegExp] => [
+        [...options, "--", "server"],
+        { ABAS_MAX_BATCH_DELAY_MS: value },
+        /--max-batch-delay-ms \(ABAS_MAX_BATCH_DELAY_MS\): expected/,
+      ]),
       [[...options, "--verbose", "--", "server"], {}, /Unknown option '--verbose'/],
       [options, {}, /server command: give the MCP server command after --/],
     ];
@@ -144,6 +154,39 @@ describe("abas-mcp-proxy as a process", () => {
     assert.equal(response.error?.data.codeName, "ABAS_SDK__TOOL_CALL_NOT_RECORDED");
     assert.match(response.error?.message ?? "", /The call of tool echo could not be recorded/);
     assert.match(run.stderr(), /tool echo: not recorded/);
+  });
+
+  it("in a batch of responses, replaces only the one of the call it cannot record, under that call's id", async () => {
+    // Given a server that answers a JSON-RPC batch with a batch (as the 2025-03-26 protocol allows)
+    const batchServer = `
+      const answer = (m) => ({ jsonrpc: "2.0", id: m.id, result: { content: [{ type: "text", text: "echo " + m.id }] } });
+      require("node:readline").createInterface({ input: process.stdin }).on("line", (line) => {
+        const value = JSON.parse(line);
+        process.stdout.write(JSON.stringify(Array.isArray(value) ? value.map(answer) : answer(value)) + "\\n");
+      });`;
+    const run = startProxy(options, [process.execPath, "-e", batchServer]);
+    // When the host calls two tools in one batch, the second with text no action hash can cover
+    run.child.stdin.write(
+      '[{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"message":"fine"}}},' +
+        '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"message":"\\ud800"}}}]\n',
+    );
+    const responses = JSON.parse(await waitForLine(run, '"id":2')) as {
+      id: number;
+      result?: unknown;
+      error?: { data: { codeName: string } };
+    }[];
+    run.child.stdin.end();
+    await run.exited;
+    // Then the first call's response comes through as the server sent it, the second is the named error
+    assert.deepEqual(responses[0], {
+      jsonrpc: "2.0",
+      id: 1,
+      result: { content: [{ type: "text", text: "echo 1" }] },
+    });
+    assert.equal(responses[1]?.id, 2);
+    assert.equal(responses[1]?.result, undefined);
+    assert.equal(responses[1]?.error?.data.codeName, "ABAS_SDK__TOOL_CALL_NOT_RECORDED");
+    assert.equal(responses.length, 2);
   });
 
   it("takes options from flags first, then the environment, then defaults", () => {

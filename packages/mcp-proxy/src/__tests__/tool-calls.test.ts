@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
 import { MessageLines } from "../message-lines.js";
-import { ToolCallTracker } from "../tool-calls.js";
+import { MAX_PENDING_CALLS, ToolCallTracker } from "../tool-calls.js";
 
 const line = (message: unknown) => Buffer.from(`${JSON.stringify(message)}\n`);
 const call = (id: unknown, name: string) =>
@@ -38,6 +38,38 @@ describe("ToolCallTracker", () => {
     assert.equal(tracker.pendingCount, 1);
     tracker.fromHost(line({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 8 } }));
     assert.equal(tracker.pendingCount, 0);
+  });
+
+  it("records a response the server sends after the host cancelled the call", () => {
+    const tracker = new ToolCallTracker();
+    tracker.fromHost(call(9, "rm"));
+    tracker.fromHost(line({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 9 } }));
+    assert.equal(tracker.pendingCount, 0);
+    const [late] = tracker.fromServer(line({ jsonrpc: "2.0", id: 9, result: { content: [] } }));
+    assert.equal(late?.tool, "rm");
+    assert.equal(late?.callId, 9);
+  });
+
+  it("pairs the responses to an id the host reused while its first call was open in order, and says so", () => {
+    const warnings: string[] = [];
+    const tracker = new ToolCallTracker({ warn: (message) => warnings.push(message) });
+    tracker.fromHost(call(5, "read_file"));
+    tracker.fromHost(call(5, "delete_file"));
+    assert.match(warnings[0] ?? "", /reused the id 5/);
+    const [first] = tracker.fromServer(line({ jsonrpc: "2.0", id: 5, result: { content: ["a"] } }));
+    const [second] = tracker.fromServer(line({ jsonrpc: "2.0", id: 5, result: { content: ["b"] } }));
+    assert.deepEqual([first?.tool, second?.tool], ["read_file", "delete_file"]);
+  });
+
+  it(`gives up the oldest call past ${MAX_PENDING_CALLS} waiting for responses, and says so`, () => {
+    const warnings: string[] = [];
+    const tracker = new ToolCallTracker({ warn: (message) => warnings.push(message) });
+    for (let id = 0; id <= MAX_PENDING_CALLS; id++) tracker.fromHost(call(id, `tool ${id}`));
+    assert.equal(tracker.pendingCount, MAX_PENDING_CALLS);
+    assert.deepEqual(warnings.length, 1);
+    assert.match(warnings[0]!, /tool tool 0 \(id 0\)/);
+    assert.deepEqual(tracker.fromServer(line({ jsonrpc: "2.0", id: 0, result: {} })), []);
+    assert.equal(tracker.fromServer(line({ jsonrpc: "2.0", id: 1, result: {} }))[0]?.tool, "tool 1");
   });
 
   it("reads JSON-RPC batches and ignores lines that are not JSON", () => {

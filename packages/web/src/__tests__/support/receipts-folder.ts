@@ -18,6 +18,8 @@ export interface RecordedToolCall {
   readonly receipt: BatchItemReceipt;
 }
 
+let calls = 0;
+
 function toolCall(
   tool: string,
   args: unknown,
@@ -31,6 +33,7 @@ function toolCall(
     // The times make each run's calls distinct actions (a receipts folder has one file per action hash).
     startedAt: new Date().toISOString(),
     endedAt: new Date().toISOString(),
+    callId: (calls += 1),
   };
 }
 
