@@ -206,32 +206,38 @@ export async function runProxy(config: ProxyConfig, streams: ProxyStreams): Prom
   server.stdin.on("error", () => {}); // the server exited first: its exit is what counts
   streams.input.once("end", () => {
     const rest = fromHost.rest();
-    if (rest !== undefined) server.stdin.write(rest);
+    if (rest !== undefined) {
+      tracker.fromHost(rest);
+      server.stdin.write(rest);
+    }
     server.stdin.end();
     setTimeout(() => server.kill("SIGTERM"), SERVER_EXIT_GRACE_MS).unref();
   });
 
   // Server -> host: a response that completes a tools/call is recorded first, then forwarded.
+  const recorded = (line: Buffer): Buffer => {
+    const failures = new Map<string | number, Record<string, unknown>>();
+    for (const call of tracker.fromServer(line)) {
+      try {
+        record(call);
+      } catch (error) {
+        log(`tool ${call.tool}: not recorded: ${describeError(error)}`);
+        failures.set(call.callId, notRecordedResponse(call, error));
+      }
+    }
+    return failures.size === 0 ? line : withNotRecorded(line, failures);
+  };
   const fromServer = new MessageLines();
   server.stdout.on("data", (chunk: Buffer) => {
     for (const line of fromServer.push(chunk)) {
-      const failures = new Map<string | number, Record<string, unknown>>();
-      for (const call of tracker.fromServer(line)) {
-        try {
-          record(call);
-        } catch (error) {
-          log(`tool ${call.tool}: not recorded: ${describeError(error)}`);
-          failures.set(call.callId, notRecordedResponse(call, error));
-        }
-      }
-      const forwarded = failures.size === 0 ? line : withNotRecorded(line, failures);
-      if (!streams.output.write(forwarded)) server.stdout.pause();
+      if (!streams.output.write(recorded(line))) server.stdout.pause();
     }
   });
   streams.output.on("drain", () => server.stdout.resume());
   server.stdout.once("end", () => {
+    // The last bytes without a newline: a host's reader may take them as a message too.
     const rest = fromServer.rest();
-    if (rest !== undefined) streams.output.write(rest);
+    if (rest !== undefined) streams.output.write(recorded(rest));
   });
 
   let exit: ServerExit;

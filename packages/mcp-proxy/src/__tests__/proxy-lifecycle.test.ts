@@ -3,7 +3,7 @@
  * every mistake is a named error on stderr, with nothing on stdout (the protocol channel).
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -187,6 +187,26 @@ describe("abas-mcp-proxy as a process", () => {
     assert.equal(responses[1]?.result, undefined);
     assert.equal(responses[1]?.error?.data.codeName, "ABAS_SDK__TOOL_CALL_NOT_RECORDED");
     assert.equal(responses.length, 2);
+  });
+
+  it("records a response the server ends its output with, without a newline, before forwarding it", async () => {
+    // Given a server that answers one call without a newline and exits
+    const lastWords = `
+      require("node:readline").createInterface({ input: process.stdin }).once("line", (line) => {
+        const { id } = JSON.parse(line);
+        process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id, result: { content: [] } }), () => process.exit(0));
+      });`;
+    const queueDir = join(dir, "queue-last-words");
+    const run = startProxy([...options, "--queue-dir", queueDir], [process.execPath, "-e", lastWords]);
+    // When the host calls a tool, also without a newline, and closes its end
+    run.child.stdin.end(
+      '{"jsonrpc":"2.0","id":"last","method":"tools/call","params":{"name":"echo","arguments":{"message":"bye"}}}',
+    );
+    const { code } = await run.exited;
+    // Then the host got the response as sent, and the call is in the queue folder
+    assert.equal(code, 0, run.stderr());
+    assert.equal(run.stdout(), '{"jsonrpc":"2.0","id":"last","result":{"content":[]}}');
+    assert.match(readFileSync(join(queueDir, "calls.jsonl"), "utf8"), /"callId":"last"/);
   });
 
   it("takes options from flags first, then the environment, then defaults", () => {
