@@ -98,7 +98,7 @@ async function saveReceipt(
     written = true;
   } catch (error) {
     log(
-      `cannot save the receipt of ${receipt.actionHash}: ${(error as Error).message}; it is saved at the next start`,
+      `cannot save the receipt of ${receipt.actionHash}: ${(error as Error).message}; tried again while the proxy runs, and at the next start`,
     );
     throw error;
   } finally {

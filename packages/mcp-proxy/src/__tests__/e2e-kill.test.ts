@@ -121,6 +121,40 @@ describe("abas-mcp-proxy killed, restarted, and shut down", () => {
     await verifyReceiptFile(entry!, setup.rpcUrl);
   });
 
+  it("saves a receipt it could not write once the receipts folder can be written, while it runs", async () => {
+    // Given a running proxy whose receipts folder becomes, for now, a file
+    const dirs = {
+      queueDir: join(setup.workDir, "queue-later"),
+      receiptsDir: join(setup.workDir, "receipts-later"),
+    };
+    const run = startProxy(proxyOptions(setup, dirs), everything);
+    run.child.stdin.write(
+      '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}\n',
+    );
+    await waitForLine(run, '"id":1');
+    rmSync(dirs.receiptsDir, { recursive: true });
+    writeFileSync(dirs.receiptsDir, "not a folder");
+    // When a tool is called, its receipt cannot be saved, and then the folder is fixed
+    run.child.stdin.write(
+      '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"message":"later"}}}\n',
+    );
+    await waitForLine(run, '"id":2');
+    for (let waited = 0; !/cannot save the receipt/.test(run.stderr()); waited += 50) {
+      assert.ok(waited < 60_000, run.stderr());
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    rmSync(dirs.receiptsDir);
+    // Then the receipt is saved with its call while the proxy still runs, and verifies
+    const [entry, ...others] = await waitForReceipts(dirs.receiptsDir, 1);
+    assert.equal(run.child.exitCode, null);
+    run.child.stdin.end();
+    await run.exited;
+    assert.equal(others.length, 0);
+    assert.deepEqual(entry!.call?.arguments, { message: "later" });
+    await verifyReceiptFile(entry!, setup.rpcUrl);
+    assert.equal(readFileSync(join(dirs.queueDir, "calls.jsonl"), "utf8"), "");
+  });
+
   it("keeps a call whose receipt file cannot be written, and saves the receipt at the next start", async () => {
     // Given a running proxy whose receipts folder becomes, for now, a file (as a full or
     // unwritable disk would fail its writes)
@@ -144,7 +178,7 @@ describe("abas-mcp-proxy killed, restarted, and shut down", () => {
     await first.exited;
     assert.match(
       first.stderr(),
-      /cannot save the receipt of [0-9a-f]{64}: .*; it is saved at the next start/,
+      /cannot save the receipt of [0-9a-f]{64}: .*; tried again while the proxy runs, and at the next start/,
     );
     assert.equal(
       (await agentBatchesOnLedger(setup.rpcUrl, setup.programId, setup.agentAddress)).length > 0,

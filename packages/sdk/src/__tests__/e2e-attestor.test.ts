@@ -241,6 +241,43 @@ describe("Attestor on the local ledger", () => {
     for (const hash of recordedHashes) assert.equal(leaves.get(hash), 1, hash);
   });
 
+  it("delivers the receipts of a batch left open again while it is open, and closes the batch once the hook takes them", async () => {
+    // Given a hook whose storage fails once
+    const queueDir = newQueueDir();
+    const deliveries: string[] = [];
+    let failures = 1;
+    const attestor = await Attestor.open(
+      options(queueDir, {
+        maxBatchDelayMs: 3_600_000,
+        retryDelayMs: 50,
+        onReceipt: async (receipt) => {
+          deliveries.push(receipt.actionHash);
+          if (failures > 0) {
+            failures -= 1;
+            throw new Error("storage down");
+          }
+        },
+      }),
+    );
+    const recorded = [1, 2].map((index) =>
+      attestor.record({ actionType: "ToolCall", payload: `delivered again ${index}` }),
+    );
+    const hashes = recorded.map((action) => action.actionHash);
+    // When the batch is confirmed and the hook fails for its first receipt
+    await attestor.flush();
+    // Then, while the attestor stays open, both receipts are delivered again and the batch closed
+    const queueFile = join(queueDir, QUEUE_FILE_NAME);
+    for (let waited = 0; !/"d":/.test(readFileSync(queueFile, "utf8")); waited += 20) {
+      assert.ok(waited < 10_000, "the batch was not closed");
+      await sleep(20);
+    }
+    assert.deepEqual(deliveries, [...hashes, ...hashes]);
+    // And with nothing left, a flush empties the queue file
+    await attestor.flush();
+    assert.equal(readFileSync(queueFile, "utf8"), "");
+    await attestor.close();
+  });
+
   it("leaves a batch open when its onReceipt hook throws", async () => {
     const queueDir = newQueueDir();
     const attestor = await Attestor.open(

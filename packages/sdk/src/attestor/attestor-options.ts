@@ -44,7 +44,8 @@ export type AttestorOptions = Readonly<{
    * promise (to save the receipt without holding up the caller's thread): the batch is closed on
    * disk, and `flush` returns, only once the promises of its receipts have settled. When the hook
    * throws, or its promise rejects, for any receipt of a batch, the batch is not closed on disk:
-   * the next open of the queue delivers all its receipts again. The queue goes on meanwhile.
+   * all its receipts are delivered again later (`retryDelayMs` × attempt apart, at most 30 s),
+   * until the hook takes them, or by the next open of the queue. The queue goes on meanwhile.
    */
   onReceipt?: (receipt: BatchItemReceipt) => unknown;
 }>;

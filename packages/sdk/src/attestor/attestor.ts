@@ -58,6 +58,8 @@ type Waiter = { resolve: (receipt: BatchItemReceipt) => void; reject: (error: un
 
 /** Past this size the queue file is cut whenever nothing is left to do, not only at a flush. */
 const QUEUE_FILE_CUT_BYTES = 1 << 20;
+/** The longest wait between two deliveries of a batch whose receipts the hook did not all take. */
+const MAX_REDELIVERY_DELAY_MS = 30_000;
 
 /**
  * The sender thread runs this module's sibling. From TypeScript source (the repository's
@@ -103,8 +105,12 @@ export class Attestor {
   #actionsInFlight = 0;
   /** Confirmed, their receipts being delivered, their batches not closed on disk yet. */
   #delivering = 0;
-  /** Confirmed batches whose receipts the hook did not all take: the next open delivers them again. */
-  #batchesLeftOpen = 0;
+  /**
+   * Confirmed batches whose receipts the hook did not all take, left open in the queue: delivered
+   * again while the attestor is open (`#redeliver`), and by the next open otherwise.
+   */
+  readonly #undelivered = new Map<number, readonly BatchItemReceipt[]>();
+  #redelivery: { timer: NodeJS.Timeout | undefined; attempt: number } = { timer: undefined, attempt: 0 };
   #flushing = 0;
   #confirmed = 0;
   #failed = 0;
@@ -271,6 +277,8 @@ export class Attestor {
         await new Promise<void>((resolve) => this.#idleWaiters.push(resolve));
       }
       this.#journalClosed = true;
+      // Batches left open stay so for the next open.
+      clearTimeout(this.#redelivery.timer);
       try {
         try {
           this.#journal.close();
@@ -374,7 +382,7 @@ export class Attestor {
         return onReceipt(receipt);
       });
       const close = (delivered: boolean[]) =>
-        this.#closeBatch(message.batchId, count, !delivered.includes(false));
+        this.#closeBatch(message.batchId, count, delivered.includes(false) ? message.receipts : undefined);
       if (deliveries.every((delivery) => typeof delivery === "boolean")) close(deliveries as boolean[]);
       else void Promise.all(deliveries).then(close);
     } else if (message.type === "failed") {
@@ -414,17 +422,49 @@ export class Attestor {
 
   /**
    * Written once the batch's receipts are delivered: a crash before delivers them again, never
-   * loses them. A batch whose receipts the hook did not all take stays open for the next open.
+   * loses them. A batch whose receipts the hook did not all take (`undelivered`) stays open.
    */
-  #closeBatch(batchId: number, count: number, delivered: boolean): void {
+  #closeBatch(batchId: number, count: number, undelivered?: readonly BatchItemReceipt[]): void {
     // Closed meanwhile (a stopped sender cuts a close short): the queue is no longer this
     // attestor's, and the next open delivers the batch's receipts again.
     if (this.#journalClosed) return;
-    if (delivered) this.#journal.appendBatchDone(batchId);
-    else this.#batchesLeftOpen += 1;
+    if (undelivered === undefined) this.#journal.appendBatchDone(batchId);
+    else {
+      this.#undelivered.set(batchId, undelivered);
+      this.#scheduleRedelivery();
+    }
     this.#delivering -= count;
     this.#pending -= count;
     this.#notifyIfIdle();
+  }
+
+  /** The next delivery of the batches left open: `retryDelayMs` × attempt later, at most 30 s. */
+  #scheduleRedelivery(): void {
+    if (this.#redelivery.timer !== undefined || this.#undelivered.size === 0 || this.#journalClosed) return;
+    this.#redelivery.attempt += 1;
+    const delay = Math.min(MAX_REDELIVERY_DELAY_MS, this.#options.retryDelayMs * this.#redelivery.attempt);
+    this.#redelivery.timer = setTimeout(() => void this.#redeliver(), delay);
+    // An agent that ends meanwhile leaves them to the next open.
+    this.#redelivery.timer.unref();
+  }
+
+  /** Gives the hook each batch left open again; a batch it now takes whole is closed. */
+  async #redeliver(): Promise<void> {
+    this.#redelivery.timer = undefined;
+    for (const [batchId, receipts] of [...this.#undelivered]) {
+      const delivered = await Promise.all(receipts.map((receipt) => this.#options.onReceipt(receipt)));
+      if (this.#journalClosed) return;
+      if (delivered.includes(false)) continue;
+      try {
+        this.#journal.appendBatchDone(batchId);
+      } catch {
+        continue; // the queue file cannot be written now: the batch stays open, for later or the next open
+      }
+      this.#undelivered.delete(batchId);
+    }
+    if (this.#undelivered.size === 0) this.#redelivery.attempt = 0;
+    this.#notifyIfIdle();
+    this.#scheduleRedelivery();
   }
 
   #notifyIfIdle(): void {
@@ -435,7 +475,7 @@ export class Attestor {
     // disk operation. Not after a failed batch, nor one left open: they stay in the file for the next open. The
     // sender thread writes to the file only while it holds actions, so none of its lines is cut.
     const worthCutting = (): boolean => this.#flushing > 0 || this.#journal.size() >= QUEUE_FILE_CUT_BYTES;
-    const keep = this.#failed > 0 || this.#batchesLeftOpen > 0;
+    const keep = this.#failed > 0 || this.#undelivered.size > 0;
     if (this.#journalHasEntries && !keep && !this.#journalClosed && worthCutting()) {
       this.#journal.truncate();
       this.#journalHasEntries = false;
