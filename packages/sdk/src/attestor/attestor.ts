@@ -472,8 +472,9 @@ export class Attestor {
     if (this.#pending > 0) return;
     // Nothing is left to do: the queue file starts over rather than grow for as long as the agent
     // runs; at a flush, or once it is large, since cutting a file costs the recording thread a
-    // disk operation. Not after a failed batch, nor one left open: they stay in the file for the next open. The
-    // sender thread writes to the file only while it holds actions, so none of its lines is cut.
+    // disk operation. Not after a failed batch, nor with a batch left open: they stay in the file
+    // for the next open. The sender thread writes to the file only while it holds actions, so none
+    // of its lines is cut.
     const worthCutting = (): boolean => this.#flushing > 0 || this.#journal.size() >= QUEUE_FILE_CUT_BYTES;
     const keep = this.#failed > 0 || this.#undelivered.size > 0;
     if (this.#journalHasEntries && !keep && !this.#journalClosed && worthCutting()) {
