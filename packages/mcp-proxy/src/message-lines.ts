@@ -25,16 +25,69 @@ export class MessageLines {
   }
 }
 
-/** The JSON-RPC messages of one line: one, a batch's elements, or none when it is not JSON. */
-export function parseMessages(line: Buffer): Record<string, unknown>[] {
+/** The values of one line: a batch's elements, the one value, or none when it is not JSON. */
+export function parseElements(line: Buffer): unknown[] {
   let value: unknown;
   try {
     value = JSON.parse(line.toString("utf8"));
   } catch {
     return [];
   }
-  const messages = Array.isArray(value) ? value : [value];
-  return messages.filter(
+  return Array.isArray(value) ? value : [value];
+}
+
+/** The JSON-RPC messages of one line: one, a batch's elements, or none when it is not JSON. */
+export function parseMessages(line: Buffer): Record<string, unknown>[] {
+  return parseElements(line).filter(
     (message): message is Record<string, unknown> => typeof message === "object" && message !== null,
   );
+}
+
+const [OPEN_ARRAY, CLOSE_ARRAY, OPEN_OBJECT, CLOSE_OBJECT, QUOTE, BACKSLASH, COMMA] = [
+  0x5b, 0x5d, 0x7b, 0x7d, 0x22, 0x5c, 0x2c,
+];
+const WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
+
+/**
+ * Where each element of a JSON array line starts and ends in its bytes (whitespace around it
+ * excluded), so that one element can be replaced and the others kept byte for byte; undefined
+ * when the line is not an array. The line must be valid JSON.
+ */
+export function arrayElementRanges(line: Buffer): Array<[start: number, end: number]> | undefined {
+  let at = 0;
+  while (at < line.length && WHITESPACE.has(line[at]!)) at++;
+  if (line[at] !== OPEN_ARRAY) return undefined;
+  const ranges: Array<[number, number]> = [];
+  let depth = 0;
+  let inString = false;
+  let start: number | undefined;
+  let end = 0;
+  for (; at < line.length; at++) {
+    const byte = line[at]!;
+    if (inString) {
+      if (byte === BACKSLASH) at++;
+      else if (byte === QUOTE) inString = false;
+      end = at + 1;
+      continue;
+    }
+    if (byte === QUOTE) inString = true;
+    else if (byte === OPEN_ARRAY || byte === OPEN_OBJECT) {
+      depth++;
+      if (depth === 1) continue;
+    } else if (byte === CLOSE_ARRAY || byte === CLOSE_OBJECT) {
+      depth--;
+      if (depth === 0) {
+        if (start !== undefined) ranges.push([start, end]);
+        return ranges;
+      }
+    } else if (byte === COMMA && depth === 1) {
+      ranges.push([start!, end]);
+      start = undefined;
+      continue;
+    }
+    if (WHITESPACE.has(byte)) continue;
+    start ??= at;
+    end = at + 1;
+  }
+  return ranges;
 }

@@ -19,7 +19,7 @@ import { canonicalize, hashActionNow, loadKeypair, type BatchItemReceipt } from 
 import { Attestor, queuedActionHashes } from "@abas/sdk/attestor";
 
 import { CallJournal } from "./call-journal.js";
-import { MessageLines } from "./message-lines.js";
+import { arrayElementRanges, MessageLines } from "./message-lines.js";
 import { ledgerAddressForLog } from "./ledger-address.js";
 import { defaultFolders, type ProxyConfig } from "./proxy-config.js";
 import { writeReceiptFile } from "./receipts-folder.js";
@@ -62,22 +62,23 @@ function notRecordedResponse(call: ToolCallAction, error: unknown): Record<strin
 }
 
 /**
- * The server's line with the responses of the calls that could not be recorded replaced by
- * errors: in a batch, those elements only, the others as the server sent them.
+ * The server's line with the responses of the calls that could not be recorded (by their index in
+ * the line) replaced by errors: in a batch, those elements only, the others' bytes as the server
+ * sent them.
  */
-function withNotRecorded(
-  line: Buffer,
-  failures: ReadonlyMap<string | number, Record<string, unknown>>,
-): Buffer {
-  const parsed = JSON.parse(line.toString("utf8")) as unknown;
-  const replaced = Array.isArray(parsed)
-    ? parsed.map((message: { id?: unknown; method?: unknown } | null) =>
-        typeof message === "object" && message !== null && !("method" in message)
-          ? (failures.get(message.id as string | number) ?? message)
-          : message,
-      )
-    : [...failures.values()][0];
-  return Buffer.from(`${JSON.stringify(replaced)}\n`);
+function withNotRecorded(line: Buffer, failures: ReadonlyMap<number, Record<string, unknown>>): Buffer {
+  const ranges = arrayElementRanges(line);
+  if (ranges === undefined) return Buffer.from(`${JSON.stringify(failures.get(0))}\n`);
+  const pieces: Buffer[] = [];
+  let copied = 0;
+  ranges.forEach(([start, end], index) => {
+    const failure = failures.get(index);
+    if (failure === undefined) return;
+    pieces.push(line.subarray(copied, start), Buffer.from(JSON.stringify(failure)));
+    copied = end;
+  });
+  pieces.push(line.subarray(copied));
+  return Buffer.concat(pieces);
 }
 
 /**
@@ -216,13 +217,13 @@ export async function runProxy(config: ProxyConfig, streams: ProxyStreams): Prom
 
   // Server -> host: a response that completes a tools/call is recorded first, then forwarded.
   const recorded = (line: Buffer): Buffer => {
-    const failures = new Map<string | number, Record<string, unknown>>();
-    for (const call of tracker.fromServer(line)) {
+    const failures = new Map<number, Record<string, unknown>>();
+    for (const { action, index } of tracker.fromServer(line)) {
       try {
-        record(call);
+        record(action);
       } catch (error) {
-        log(`tool ${call.tool}: not recorded: ${describeError(error)}`);
-        failures.set(call.callId, notRecordedResponse(call, error));
+        log(`tool ${action.tool}: not recorded: ${describeError(error)}`);
+        failures.set(index, notRecordedResponse(action, error));
       }
     }
     return failures.size === 0 ? line : withNotRecorded(line, failures);

@@ -2,7 +2,8 @@
  * The receipts folder: one `<action hash>.json` file per recorded tool call, holding the call
  * itself and its receipt, everything needed to check later that the call is what the ledger
  * attests (`verifyReceiptFile`). A file is written once, whole (written aside, then renamed), so
- * a receipt delivered again after a restart replaces it with the same content, never a second file.
+ * a receipt delivered again after a restart replaces it with the same content, never a second
+ * file, and never a file that has the call with one that has not.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdir, rename, writeFile } from "node:fs/promises";
@@ -41,6 +42,9 @@ let asideFiles = 0;
  */
 export async function writeReceiptFile(folder: string, content: ReceiptFile): Promise<string> {
   const path = receiptFilePath(folder, content.receipt.actionHash);
+  // A receipt delivered again once its call left the calls journal (its file was written then)
+  // keeps the file that has the call.
+  if (content.call === null && existsSync(path)) return path;
   // Its own name per write: two identical calls (the same hash) may be saved at the same time.
   const aside = `${path}.${process.pid}.${(asideFiles += 1)}.tmp`;
   const text = `${JSON.stringify(content, null, 2)}\n`;

@@ -5,12 +5,15 @@
  */
 import type { RecordedToolCall } from "@abas/sdk";
 
-import { parseMessages } from "./message-lines.js";
+import { parseElements, parseMessages } from "./message-lines.js";
 
 export type { RecordedToolCall };
 
 /** A tool call as the proxy records it: `result` is the JSON-RPC result (which may say `isError: true`), `error` the JSON-RPC error, `callId` the request's id. */
 export type ToolCallAction = RecordedToolCall & Readonly<{ kind: "mcp/tools/call"; callId: string | number }>;
+
+/** A recorded call and the index of its response in the server's line. */
+export type CompletedCall = Readonly<{ action: ToolCallAction; index: number }>;
 
 type PendingCall = { id: string | number; tool: string; arguments: unknown; startedAt: string };
 
@@ -107,16 +110,21 @@ export class ToolCallTracker {
     }
   }
 
-  /** The tool calls that a line the server sent completes. */
-  fromServer(line: Buffer, now = new Date()): ToolCallAction[] {
+  /**
+   * The tool calls that a line the server sent completes, each with the place of its response in
+   * the line (its index in a batch, 0 otherwise).
+   */
+  fromServer(line: Buffer, now = new Date()): CompletedCall[] {
     if (this.#pending.size === 0 && this.#cancelled.size === 0) return [];
-    const completed: ToolCallAction[] = [];
-    for (const message of parseMessages(line)) {
+    const completed: CompletedCall[] = [];
+    parseElements(line).forEach((element, index) => {
+      if (typeof element !== "object" || element === null) return;
+      const message = element as Record<string, unknown>;
       const key = idKey(message.id);
-      if (key === undefined || "method" in message) continue; // a request of the server's own
+      if (key === undefined || "method" in message) return; // a request of the server's own
       const call = this.#pending.take(key) ?? this.#cancelled.take(key);
-      if (call === undefined) continue;
-      completed.push({
+      if (call === undefined) return;
+      const action: ToolCallAction = {
         kind: "mcp/tools/call",
         tool: call.tool,
         arguments: call.arguments,
@@ -124,8 +132,9 @@ export class ToolCallTracker {
         startedAt: call.startedAt,
         endedAt: now.toISOString(),
         callId: call.id,
-      });
-    }
+      };
+      completed.push({ action, index });
+    });
     return completed;
   }
 

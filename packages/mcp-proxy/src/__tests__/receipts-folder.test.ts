@@ -32,4 +32,25 @@ describe("writeReceiptFile", () => {
     assert.equal(statSync(path).mode & 0o777, 0o600);
     assert.equal(statSync(folder).mode & 0o777, 0o700);
   });
+
+  it("keeps a file that has the call when the receipt comes again without it", async () => {
+    const folder = join(work, "again");
+    const receipt = { actionHash: "cd".repeat(32) } as unknown as BatchItemReceipt;
+    const call = {
+      kind: "test/tool-call",
+      tool: "echo",
+      arguments: { a: 1 },
+      startedAt: "t0",
+      endedAt: "t1",
+    };
+    const path = await writeReceiptFile(folder, { call, receipt });
+    await writeReceiptFile(folder, { call: null, receipt });
+    assert.deepEqual(JSON.parse(readFileSync(path, "utf8")).call, call);
+    // And a receipt whose call is unknown from the start is still saved
+    const lost = { actionHash: "ef".repeat(32) } as unknown as BatchItemReceipt;
+    assert.equal(
+      JSON.parse(readFileSync(await writeReceiptFile(folder, { call: null, receipt: lost }), "utf8")).call,
+      null,
+    );
+  });
 });

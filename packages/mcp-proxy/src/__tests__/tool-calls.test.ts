@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
-import { MessageLines } from "../message-lines.js";
+import { arrayElementRanges, MessageLines } from "../message-lines.js";
 import { MAX_PENDING_CALLS, ToolCallTracker } from "../tool-calls.js";
 
 const line = (message: unknown) => Buffer.from(`${JSON.stringify(message)}\n`);
@@ -15,13 +15,13 @@ describe("ToolCallTracker", () => {
     tracker.fromHost(call(1, "by-number"));
     tracker.fromHost(call("1", "by-string"));
     const [first] = tracker.fromServer(line({ jsonrpc: "2.0", id: "1", result: { content: [] } }));
-    assert.equal(first?.tool, "by-string");
+    assert.equal(first?.action.tool, "by-string");
     const [second] = tracker.fromServer(
       line({ jsonrpc: "2.0", id: 1, error: { code: -32602, message: "bad" } }),
     );
-    assert.equal(second?.tool, "by-number");
-    assert.deepEqual(second?.error, { code: -32602, message: "bad" });
-    assert.equal(second?.result, undefined);
+    assert.equal(second?.action.tool, "by-number");
+    assert.deepEqual(second?.action.error, { code: -32602, message: "bad" });
+    assert.equal(second?.action.result, undefined);
     assert.equal(tracker.pendingCount, 0);
   });
 
@@ -46,8 +46,8 @@ describe("ToolCallTracker", () => {
     tracker.fromHost(line({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 9 } }));
     assert.equal(tracker.pendingCount, 0);
     const [late] = tracker.fromServer(line({ jsonrpc: "2.0", id: 9, result: { content: [] } }));
-    assert.equal(late?.tool, "rm");
-    assert.equal(late?.callId, 9);
+    assert.equal(late?.action.tool, "rm");
+    assert.equal(late?.action.callId, 9);
   });
 
   it("pairs the responses to an id the host reused while its first call was open in order, and says so", () => {
@@ -58,7 +58,7 @@ describe("ToolCallTracker", () => {
     assert.match(warnings[0] ?? "", /reused the id 5/);
     const [first] = tracker.fromServer(line({ jsonrpc: "2.0", id: 5, result: { content: ["a"] } }));
     const [second] = tracker.fromServer(line({ jsonrpc: "2.0", id: 5, result: { content: ["b"] } }));
-    assert.deepEqual([first?.tool, second?.tool], ["read_file", "delete_file"]);
+    assert.deepEqual([first?.action.tool, second?.action.tool], ["read_file", "delete_file"]);
   });
 
   it(`gives up the oldest call past ${MAX_PENDING_CALLS} waiting for responses, and says so`, () => {
@@ -69,7 +69,7 @@ describe("ToolCallTracker", () => {
     assert.deepEqual(warnings.length, 1);
     assert.match(warnings[0]!, /tool tool 0 \(id 0\)/);
     assert.deepEqual(tracker.fromServer(line({ jsonrpc: "2.0", id: 0, result: {} })), []);
-    assert.equal(tracker.fromServer(line({ jsonrpc: "2.0", id: 1, result: {} }))[0]?.tool, "tool 1");
+    assert.equal(tracker.fromServer(line({ jsonrpc: "2.0", id: 1, result: {} }))[0]?.action.tool, "tool 1");
   });
 
   it("reads JSON-RPC batches and ignores lines that are not JSON", () => {
@@ -84,9 +84,23 @@ describe("ToolCallTracker", () => {
       Buffer.from(`[${JSON.stringify({ jsonrpc: "2.0", id: 1, result: {} })}]\n`),
     );
     assert.deepEqual(
-      completed.map((done) => [done.tool, done.arguments]),
-      [["a", {}]],
+      completed.map((done) => [done.action.tool, done.action.arguments, done.index]),
+      [["a", {}, 0]],
     );
+  });
+});
+
+describe("arrayElementRanges", () => {
+  it("finds each element of an array line, strings with brackets, commas and escapes included", () => {
+    const text = ' [ {"id":1,"s":"a,]}\\"["} ,2, "x\\"y" ,[3,[4]],null ]\n';
+    const line = Buffer.from(text);
+    const ranges = arrayElementRanges(line)!;
+    assert.deepEqual(
+      ranges.map(([start, end]) => text.slice(start, end)),
+      ['{"id":1,"s":"a,]}\\"["}', "2", '"x\\"y"', "[3,[4]]", "null"],
+    );
+    assert.deepEqual(arrayElementRanges(Buffer.from("[]\n")), []);
+    assert.equal(arrayElementRanges(Buffer.from('{"id":1}\n')), undefined);
   });
 });
 

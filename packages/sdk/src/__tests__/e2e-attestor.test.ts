@@ -569,18 +569,6 @@ describe("Attestor on the local ledger", () => {
     await (await Attestor.open(options(queueDir))).close();
   });
 
-  it("takes over a lock left with its own process id by an earlier process (a restarted container's process 1)", async () => {
-    // Given a queue whose lock names this process's id, which no attestor of this process holds
-    const queueDir = newQueueDir();
-    writeFileSync(join(queueDir, "lock"), String(process.pid));
-    // Then it opens, and a second attestor of this process is still refused
-    const owner = await Attestor.open(options(queueDir));
-    await assert.rejects(Attestor.open(options(queueDir)), (error) =>
-      isAbasError(error, ABAS_SDK__ATTESTOR_QUEUE_LOCKED),
-    );
-    await owner.close();
-  });
-
   it("names a queue directory it cannot use: ABAS_SDK__ATTESTOR_QUEUE_UNAVAILABLE, with the file system's error as its cause", async () => {
     // Given a regular file, and a queue directory whose queue file is a directory
     const base = newQueueDir();

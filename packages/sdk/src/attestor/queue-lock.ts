@@ -1,5 +1,5 @@
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { join } from "node:path";
 
 import { ABAS_SDK__ATTESTOR_QUEUE_LOCKED, AbasError } from "@abas/errors";
 
@@ -24,30 +24,22 @@ function lockHolder(lockFile: string): number | undefined {
   }
 }
 
-/** The lock files this process holds: a lock naming this process's id that is not here was left by an earlier process with the same id. */
-const heldLocks = new Set<string>();
-
 /**
  * Makes this process the only owner of a queue directory: two attestors sending the same queue
  * would cut the same actions into different batches. A lock left by a process that no longer
- * runs (killed, crashed) is taken over, also when a new process got its id (a container's
- * process 1, restarted). Returns the function that releases it.
+ * runs (killed, crashed) is taken over. Returns the function that releases it.
  */
 export function lockQueueDirectory(queueDir: string): () => void {
-  const lockFile = resolve(queueDir, LOCK_FILE_NAME);
+  const lockFile = join(queueDir, LOCK_FILE_NAME);
   for (;;) {
     try {
       writeFileSync(lockFile, String(process.pid), { flag: "wx", flush: true });
-      heldLocks.add(lockFile);
-      return () => {
-        heldLocks.delete(lockFile);
-        rmSync(lockFile, { force: true });
-      };
+      return () => rmSync(lockFile, { force: true });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
     }
     const pid = lockHolder(lockFile);
-    if (pid !== undefined && (pid === process.pid ? heldLocks.has(lockFile) : isProcessAlive(pid))) {
+    if (pid !== undefined && isProcessAlive(pid)) {
       throw new AbasError(ABAS_SDK__ATTESTOR_QUEUE_LOCKED, { queueDir, lockFile, pid });
     }
     rmSync(lockFile, { force: true });
