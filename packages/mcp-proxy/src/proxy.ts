@@ -247,8 +247,11 @@ export async function runProxy(config: ProxyConfig, streams: ProxyStreams): Prom
   } finally {
     streams.onServerExited?.();
     // Every recorded call is on disk already; this sends what is queued and saves the receipts.
-    await attestor.close();
-    calls.close();
+    try {
+      await attestor.close();
+    } finally {
+      calls.close();
+    }
   }
   return exit;
 }

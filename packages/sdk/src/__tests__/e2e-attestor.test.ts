@@ -278,29 +278,37 @@ describe("Attestor on the local ledger", () => {
     await attestor.close();
   });
 
-  it("leaves a batch open when its onReceipt hook throws", async () => {
-    const queueDir = newQueueDir();
-    const attestor = await Attestor.open(
-      options(queueDir, {
-        maxBatchDelayMs: 3_600_000,
-        onReceipt: () => {
-          throw new Error("hook bug");
-        },
-      }),
-    );
-    const action = attestor.record({ actionType: "ToolCall", payload: "hook throws" });
-    await attestor.flush();
-    await action.receipt;
-    await attestor.close();
-    assert.doesNotMatch(readFileSync(join(queueDir, QUEUE_FILE_NAME), "utf8"), /"d":/);
-    const again: string[] = [];
-    const resumed = await Attestor.open(
-      options(queueDir, { onReceipt: (receipt) => void again.push(receipt.actionHash) }),
-    );
-    await resumed.flush();
-    await resumed.close();
-    assert.deepEqual(again, [action.actionHash]);
-  });
+  const failingHooks: [string, AttestorOptions["onReceipt"]][] = [
+    [
+      "throws",
+      () => {
+        throw new Error("hook bug");
+      },
+    ],
+    // A thenable that is not a native promise (another library's, another realm's)
+    [
+      "returns a rejecting thenable",
+      () => ({ then: (_: unknown, reject: (error: Error) => void) => reject(new Error("storage down")) }),
+    ],
+  ];
+  for (const [what, onReceipt] of failingHooks) {
+    it(`leaves a batch open when its onReceipt hook ${what}`, async () => {
+      const queueDir = newQueueDir();
+      const attestor = await Attestor.open(options(queueDir, { maxBatchDelayMs: 3_600_000, onReceipt }));
+      const action = attestor.record({ actionType: "ToolCall", payload: `hook ${what}` });
+      await attestor.flush();
+      await action.receipt;
+      await attestor.close();
+      assert.doesNotMatch(readFileSync(join(queueDir, QUEUE_FILE_NAME), "utf8"), /"d":/);
+      const again: string[] = [];
+      const resumed = await Attestor.open(
+        options(queueDir, { onReceipt: (receipt) => void again.push(receipt.actionHash) }),
+      );
+      await resumed.flush();
+      await resumed.close();
+      assert.deepEqual(again, [action.actionHash]);
+    });
+  }
 
   it("lets a process that never closes its attestor exit once its actions have their receipts", async () => {
     // Given an agent process that records three actions, prints each receipt, and never calls close

@@ -83,8 +83,9 @@ function safeCallback(value: unknown): (receipt: BatchItemReceipt) => Promise<bo
   return (receipt) => {
     try {
       const returned = (value as (receipt: BatchItemReceipt) => unknown)(receipt);
-      return returned instanceof Promise
-        ? returned.then(
+      // Any thenable counts (a promise of another realm or library too).
+      return typeof (returned as PromiseLike<unknown> | undefined)?.then === "function"
+        ? Promise.resolve(returned).then(
             () => true,
             () => false,
           )
