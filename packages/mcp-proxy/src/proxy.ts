@@ -83,8 +83,8 @@ function withNotRecorded(line: Buffer, failures: ReadonlyMap<number, Record<stri
 
 /**
  * Saves a receipt with its call. When the file cannot be written the error is thrown on: the
- * attestor then leaves the batch open, and the next start saves the receipt with the call, which
- * the journal keeps until then.
+ * attestor then leaves the batch open and delivers its receipts again later (or the next start
+ * does), and the journal keeps the call until then.
  */
 async function saveReceipt(
   receiptsDir: string,
