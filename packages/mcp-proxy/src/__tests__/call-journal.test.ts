@@ -19,6 +19,9 @@ const call = (message: string): ToolCallAction => ({
 });
 const hash = (index: number): string => index.toString(16).padStart(64, "0");
 const hashes = (...indexes: number[]): Set<string> => new Set(indexes.map(hash));
+/** A line as the journal writes it. */
+const journalLine = (index: number, message: string): string =>
+  `${JSON.stringify({ actionHash: hash(index), call: call(message) })}\n`;
 const NONE = new Set<string>();
 
 describe("the calls journal", () => {
@@ -82,12 +85,7 @@ describe("the calls journal", () => {
   });
 
   it("drops at open the lines of calls its queue no longer holds (receipted before a kill -9)", () => {
-    writeFileSync(
-      file,
-      [1, 2, 3]
-        .map((index) => `${JSON.stringify({ actionHash: hash(index), call: call(`c${index}`) })}\n`)
-        .join(""),
-    );
+    writeFileSync(file, [1, 2, 3].map((index) => journalLine(index, `c${index}`)).join(""));
     const journal = new CallJournal(queueDir, "write", { queued: hashes(2) });
     assert.deepEqual(lineHashes(), [hash(2)]);
     assert.equal(receipt(journal, 1), null);
@@ -98,10 +96,7 @@ describe("the calls journal", () => {
 
   it("drops a torn last line at open, so the next call's line is whole", () => {
     // Given a file whose last line a crash cut short
-    writeFileSync(
-      file,
-      `${JSON.stringify({ actionHash: hash(1), call: call("kept") })}\n{"actionHash":"00aa","call":{"kind":"mcp/tools/c`,
-    );
+    writeFileSync(file, `${journalLine(1, "kept")}{"actionHash":"00aa","call":{"kind":"mcp/tools/c`);
     const journal = new CallJournal(queueDir, "write", { queued: hashes(1, 2) });
     journal.append(hash(2), call("after the crash"));
     journal.close();

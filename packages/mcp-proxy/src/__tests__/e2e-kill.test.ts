@@ -18,6 +18,8 @@ import { agentBatchesOnLedger, waitForReceipts } from "./support/receipts.js";
 import { startProxy, waitForLine } from "./support/run-proxy.js";
 
 const everything = [process.execPath, EVERYTHING_SERVER, "stdio"];
+const INITIALIZE =
+  '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}\n';
 
 describe("abas-mcp-proxy killed, restarted, and shut down", () => {
   let setup: LedgerAndAgent;
@@ -96,7 +98,7 @@ describe("abas-mcp-proxy killed, restarted, and shut down", () => {
     );
     // When the host writes messages by hand, spaced and escaped as no serializer would, and a tools/call
     const [initialize, initialized, toolsCall] = [
-      '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}\n',
+      INITIALIZE,
       '{ "jsonrpc" : "2.0" , "method" : "notifications\\/initialized" }\n',
       '{"jsonrpc":"2.0","id":"call-1","method":"tools\\/call","params":{"name":"echo","arguments":{"message":"caf\\u00e9","z":1.50,"a":[]}}}\n',
     ];
@@ -121,28 +123,35 @@ describe("abas-mcp-proxy killed, restarted, and shut down", () => {
     await verifyReceiptFile(entry!, setup.rpcUrl);
   });
 
-  it("saves a receipt it could not write once the receipts folder can be written, while it runs", async () => {
-    // Given a running proxy whose receipts folder becomes, for now, a file
+  /**
+   * A running proxy whose receipts folder became a file (as a full or unwritable disk fails its
+   * writes) before an echo of `message` went through it.
+   */
+  async function echoWithUnwritableReceipts(name: string, message: string) {
     const dirs = {
-      queueDir: join(setup.workDir, "queue-later"),
-      receiptsDir: join(setup.workDir, "receipts-later"),
+      queueDir: join(setup.workDir, `queue-${name}`),
+      receiptsDir: join(setup.workDir, `receipts-${name}`),
     };
     const run = startProxy(proxyOptions(setup, dirs), everything);
-    run.child.stdin.write(
-      '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}\n',
-    );
+    run.child.stdin.write(INITIALIZE);
     await waitForLine(run, '"id":1');
     rmSync(dirs.receiptsDir, { recursive: true });
     writeFileSync(dirs.receiptsDir, "not a folder");
-    // When a tool is called, its receipt cannot be saved, and then the folder is fixed
     run.child.stdin.write(
-      '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"message":"later"}}}\n',
+      `${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "echo", arguments: { message } } })}\n`,
     );
     await waitForLine(run, '"id":2');
+    return { run, dirs };
+  }
+
+  it("saves a receipt it could not write once the receipts folder can be written, while it runs", async () => {
+    // Given a running proxy that could not save the receipt of a call
+    const { run, dirs } = await echoWithUnwritableReceipts("later", "later");
     for (let waited = 0; !/cannot save the receipt/.test(run.stderr()); waited += 50) {
       assert.ok(waited < 60_000, run.stderr());
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
+    // When the folder is fixed
     rmSync(dirs.receiptsDir);
     // Then the receipt is saved with its call while the proxy still runs, and verifies
     const [entry, ...others] = await waitForReceipts(dirs.receiptsDir, 1);
@@ -156,24 +165,8 @@ describe("abas-mcp-proxy killed, restarted, and shut down", () => {
   });
 
   it("keeps a call whose receipt file cannot be written, and saves the receipt at the next start", async () => {
-    // Given a running proxy whose receipts folder becomes, for now, a file (as a full or
-    // unwritable disk would fail its writes)
-    const dirs = {
-      queueDir: join(setup.workDir, "queue-unsaved"),
-      receiptsDir: join(setup.workDir, "receipts-unsaved"),
-    };
-    const initialize =
-      '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}\n';
-    const first = startProxy(proxyOptions(setup, dirs), everything);
-    first.child.stdin.write(initialize);
-    await waitForLine(first, '"id":1');
-    rmSync(dirs.receiptsDir, { recursive: true });
-    writeFileSync(dirs.receiptsDir, "not a folder");
-    // When a tool is called and the proxy shuts down after its batch is on the ledger
-    first.child.stdin.write(
-      '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"message":"keep me"}}}\n',
-    );
-    await waitForLine(first, '"id":2');
+    // Given a proxy that could not save the receipt of a call, shut down after its batch is on the ledger
+    const { run: first, dirs } = await echoWithUnwritableReceipts("unsaved", "keep me");
     first.child.stdin.end();
     await first.exited;
     assert.match(
@@ -211,9 +204,7 @@ describe("abas-mcp-proxy killed, restarted, and shut down", () => {
       everything,
     );
     // When a tool is called and stdin closes
-    run.child.stdin.write(
-      '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}\n',
-    );
+    run.child.stdin.write(INITIALIZE);
     await waitForLine(run, '"id":1');
     run.child.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
     run.child.stdin.write(
