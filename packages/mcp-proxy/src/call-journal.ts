@@ -11,16 +11,15 @@ import {
   existsSync,
   fdatasyncSync,
   fstatSync,
-  fsyncSync,
   ftruncateSync,
   openSync,
   readFileSync,
   renameSync,
   writeFileSync,
 } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 
-import { appendWhole } from "@abas/sdk/attestor";
+import { appendWhole, syncDirectory } from "@abas/sdk/attestor";
 
 import type { ToolCallAction } from "./tool-calls.js";
 
@@ -140,13 +139,6 @@ export class CallJournal {
     const text = [...this.#calls].map(([actionHash, { call }]) => toLine(actionHash, call)).join("");
     writeFileSync(aside, text, { mode: 0o600, flush: this.#fsync });
     renameSync(aside, this.#path);
-    if (this.#fsync) {
-      const directory = openSync(join(this.#path, ".."), "r");
-      try {
-        fsyncSync(directory);
-      } finally {
-        closeSync(directory);
-      }
-    }
+    if (this.#fsync) syncDirectory(dirname(this.#path));
   }
 }

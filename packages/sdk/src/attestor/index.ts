@@ -10,5 +10,5 @@ export {
   type AttestorOptions,
 } from "./attestor-options.js";
 export { appendWhole } from "./append-whole.js";
-export { queuedActionHashes, type QueueDurability } from "./queue-journal.js";
+export { queuedActionHashes, syncDirectory, type QueueDurability } from "./queue-journal.js";
 export { type RecordInput } from "./record-input.js";

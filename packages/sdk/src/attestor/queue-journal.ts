@@ -168,7 +168,7 @@ export function queuedActionHashes(queueDir: string): Set<string> {
 }
 
 /** Makes a rename or a new file in `dir` durable. */
-function syncDirectory(dir: string): void {
+export function syncDirectory(dir: string): void {
   const fd = openSync(dir, "r");
   try {
     fsyncSync(fd);
