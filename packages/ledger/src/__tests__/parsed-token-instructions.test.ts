@@ -37,54 +37,24 @@ import {
   sendAndConfirmTransaction,
   Transaction,
   TransactionInstruction,
-  type ParsedInstruction,
   type ParsedTransactionWithMeta,
-  type PartiallyDecodedInstruction,
 } from "@solana/web3.js";
 import { getBase58Decoder } from "@solana/kit";
 
 import { sleep, startLedgerProcess, type LedgerUnderTest } from "./support/ledger-under-test.js";
+import { newestSignature as newestSignatureOf, readShown, shown } from "./support/parsed-instructions.js";
 
 const SYSTEM_PROGRAM = "11111111111111111111111111111111";
 const MEMO_PROGRAM = new PublicKey("MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr");
 const TOKEN = TOKEN_PROGRAM_ID.toBase58();
-
-type Shown = { program: string; type: string; info: unknown } | { unparsed: string; data: string };
-
-/** An instruction as the test compares it: its parser's program, type and info, or its raw data. */
-function shown(instruction: ParsedInstruction | PartiallyDecodedInstruction): Shown {
-  if ("parsed" in instruction) {
-    const parsed = instruction.parsed as { type: string; info: unknown } | string;
-    return typeof parsed === "string"
-      ? { program: instruction.program, type: "memo", info: parsed }
-      : { program: instruction.program, type: parsed.type, info: parsed.info };
-  }
-  return { unparsed: instruction.programId.toBase58(), data: instruction.data };
-}
 
 describe("jsonParsed token instructions", () => {
   let ledger: LedgerUnderTest;
   let connection: Connection;
   let payer: Keypair;
 
-  /** The top-level instructions of a landed transaction, and its inner ones, as shown. */
-  async function read(signature: string): Promise<{ top: Shown[]; inner: Shown[] }> {
-    const transaction = await connection.getParsedTransaction(signature, {
-      maxSupportedTransactionVersion: 0,
-    });
-    assert.ok(transaction, `transaction ${signature}`);
-    return {
-      top: transaction.transaction.message.instructions.map(shown),
-      inner: (transaction.meta?.innerInstructions ?? []).flatMap((set) => set.instructions.map(shown)),
-    };
-  }
-
-  /** The signature of the newest transaction that names `address`. */
-  async function newestSignature(address: PublicKey): Promise<string> {
-    const [newest] = await connection.getSignaturesForAddress(address, { limit: 1 });
-    assert.ok(newest);
-    return newest.signature;
-  }
+  const read = (signature: string) => readShown(connection, signature);
+  const newestSignature = (address: PublicKey) => newestSignatureOf(connection, address);
 
   before(async () => {
     ledger = await startLedgerProcess();

@@ -41,9 +41,21 @@ export class DataReader {
     const bytes = this.take(2);
     return bytes[0]! | (bytes[1]! << 8);
   }
+  i16(): number {
+    const bytes = this.take(2);
+    return new DataView(bytes.buffer, bytes.byteOffset, 2).getInt16(0, true);
+  }
   u64(): bigint {
     const bytes = this.take(8);
     return new DataView(bytes.buffer, bytes.byteOffset, 8).getBigUint64(0, true);
+  }
+  i64(): bigint {
+    const bytes = this.take(8);
+    return new DataView(bytes.buffer, bytes.byteOffset, 8).getBigInt64(0, true);
+  }
+  f64(): number {
+    const bytes = this.take(8);
+    return new DataView(bytes.buffer, bytes.byteOffset, 8).getFloat64(0, true);
   }
   key(): Address {
     return toBase58(this.take(32)) as Address;
@@ -54,6 +66,15 @@ export class DataReader {
     if (tag === 0) return null;
     if (tag === 1) return this.key();
     throw new NotDecodable();
+  }
+  /** An OptionalNonZeroPubkey (Token-2022's fixed-size instruction data): 32 bytes, all zero for none. */
+  nonZeroKey(): Address | null {
+    const bytes = this.take(32);
+    return bytes.every((byte) => byte === 0) ? null : (toBase58(bytes) as Address);
+  }
+  /** Past the end: fixed-size instruction data must be exactly as long as its fields. */
+  end(): void {
+    if (this.remaining() !== 0) throw new NotDecodable();
   }
   /** A bincode Vec of keys: its length as a u64, then 32 bytes each. */
   keys(): Address[] {

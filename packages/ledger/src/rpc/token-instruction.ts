@@ -1,13 +1,12 @@
 /**
  * `jsonParsed` decoding of SPL Token and Token-2022 instructions (program "spl-token" for both,
- * as on a validator): the instructions of the base token interface, tags 0 to 24. Extension
- * instructions of Token-2022 (tags 25 and up), and data or account lists too short for their
- * instruction, are not decoded: the caller shows them partially decoded, as a validator shows
- * instructions its parser refuses.
+ * as on a validator): the instructions of the base token interface, tags 0 to 24, and Token-2022's
+ * extension instructions (token-extension-instruction.ts). Instructions not decoded there, and data
+ * or account lists too short for their instruction, are not decoded: the caller shows them
+ * partially decoded, as a validator shows instructions its parser refuses.
  */
 import type { Address } from "@solana/kit";
 
-import { EXTENSION_TYPE_NAMES } from "../token/token-state.js";
 import {
   accountsOf,
   DataReader,
@@ -16,6 +15,8 @@ import {
   type DecodedInstruction,
 } from "./instruction-data.js";
 import { uiTokenAmount } from "./token-amount.js";
+import { TOKEN_EXTENSION_DECODERS } from "./token-extension-instruction.js";
+import { accountsOnly, authority, extensionTypes, type TokenDecoder } from "./token-instruction-parts.js";
 
 /** AuthorityType of SetAuthority, by its byte. */
 const AUTHORITY_TYPES = [
@@ -36,30 +37,13 @@ const AUTHORITY_TYPES = [
   "groupMemberPointer",
   "scaledUiAmount",
   "pause",
+  "permissionedBurn",
 ] as const;
 /** The authority types that belong to a token account; the others belong to a mint. */
 const ACCOUNT_AUTHORITY_TYPES = new Set<string>(["accountOwner", "closeAccount"]);
 
-/**
- * The authority of an instruction that a single owner or a multisig may sign: the account at
- * `position` under `ownerName`, or, when signers follow it, as `multisigName` with `signers`.
- */
-function authority(
-  accounts: readonly Address[],
-  position: number,
-  ownerName: string,
-  multisigName: string,
-): Record<string, unknown> {
-  const owner = accounts[position];
-  if (owner === undefined) return {};
-  if (accounts.length > position + 1) return { [multisigName]: owner, signers: accounts.slice(position + 1) };
-  return { [ownerName]: owner };
-}
-
-type Decoder = (accounts: readonly Address[], data: DataReader) => DecodedInstruction;
-
 const initializeMint =
-  (type: string, withRentSysvar: boolean): Decoder =>
+  (type: string, withRentSysvar: boolean): TokenDecoder =>
   (accounts, data) => {
     const at = accountsOf(accounts, withRentSysvar ? 2 : 1);
     const decimals = data.u8();
@@ -78,7 +62,7 @@ const initializeMint =
   };
 
 const initializeMultisig =
-  (type: string, withRentSysvar: boolean): Decoder =>
+  (type: string, withRentSysvar: boolean): TokenDecoder =>
   (accounts, data) => {
     const firstSigner = withRentSysvar ? 2 : 1;
     const at = accountsOf(accounts, firstSigner + 1);
@@ -95,7 +79,7 @@ const initializeMultisig =
 
 /** Amount instructions: `{ first, second, amount }` signed by an authority at position 2. */
 const withAmount =
-  (type: string, first: string, second: string, ownerName: string, multisigName: string): Decoder =>
+  (type: string, first: string, second: string, ownerName: string, multisigName: string): TokenDecoder =>
   (accounts, data) => {
     const at = accountsOf(accounts, 3);
     return {
@@ -111,7 +95,7 @@ const withAmount =
 
 /** Checked instructions: an amount with the mint's decimals, shown as a token amount. */
 const checked =
-  (type: string, names: readonly string[], ownerName: string, multisigName: string): Decoder =>
+  (type: string, names: readonly string[], ownerName: string, multisigName: string): TokenDecoder =>
   (accounts, data) => {
     const at = accountsOf(accounts, names.length + 1);
     const amount = data.u64();
@@ -126,22 +110,8 @@ const checked =
     };
   };
 
-/** Instructions without data: named accounts, then an optional authority. */
-const accountsOnly =
-  (type: string, names: readonly string[], signer?: readonly [string, string]): Decoder =>
-  (accounts) => {
-    const at = accountsOf(accounts, names.length + (signer === undefined ? 0 : 1));
-    return {
-      type,
-      info: {
-        ...Object.fromEntries(names.map((name, position) => [name, at(position)])),
-        ...(signer === undefined ? {} : authority(accounts, names.length, signer[0], signer[1])),
-      },
-    };
-  };
-
 const initializeAccountWithOwner =
-  (type: string, withRentSysvar: boolean): Decoder =>
+  (type: string, withRentSysvar: boolean): TokenDecoder =>
   (accounts, data) => {
     const at = accountsOf(accounts, withRentSysvar ? 3 : 2);
     return {
@@ -155,7 +125,7 @@ const initializeAccountWithOwner =
     };
   };
 
-const setAuthority: Decoder = (accounts, data) => {
+const setAuthority: TokenDecoder = (accounts, data) => {
   const at = accountsOf(accounts, 2);
   const authorityType = AUTHORITY_TYPES[data.u8()];
   if (authorityType === undefined) throw new NotDecodable();
@@ -172,7 +142,7 @@ const setAuthority: Decoder = (accounts, data) => {
 };
 
 /** Decoders by the instruction's first byte. */
-const DECODERS: Readonly<Record<number, Decoder>> = {
+const DECODERS: Readonly<Record<number, TokenDecoder>> = {
   0: initializeMint("initializeMint", true),
   1: accountsOnly("initializeAccount", ["account", "mint", "owner", "rentSysvar"]),
   2: initializeMultisig("initializeMultisig", true),
@@ -197,15 +167,10 @@ const DECODERS: Readonly<Record<number, Decoder>> = {
   // GetAccountDataSize, with the extension types (u16 each) the new account will carry.
   21: (accounts, data) => {
     const at = accountsOf(accounts, 1);
-    const extensionTypes: string[] = [];
-    while (data.remaining() > 0) {
-      const extension = EXTENSION_TYPE_NAMES[data.u16()];
-      if (extension === undefined) throw new NotDecodable();
-      extensionTypes.push(extension);
-    }
+    const types = extensionTypes(data);
     return {
       type: "getAccountDataSize",
-      info: { mint: at(0), ...(extensionTypes.length === 0 ? {} : { extensionTypes }) },
+      info: { mint: at(0), ...(types.length === 0 ? {} : { extensionTypes: types }) },
     };
   },
   22: accountsOnly("initializeImmutableOwner", ["account"]),
@@ -223,6 +188,7 @@ const DECODERS: Readonly<Record<number, Decoder>> = {
     }
     return { type: "uiAmountToAmount", info: { mint: at(0), uiAmount } };
   },
+  ...TOKEN_EXTENSION_DECODERS,
 };
 
 /** The instruction's type and info, or undefined when it is not decoded here. */

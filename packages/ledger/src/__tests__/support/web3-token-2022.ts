@@ -1,6 +1,6 @@
 /**
- * What the web3.js-driven tests set up on a ledger: a funded payer, and a Token-2022 mint with one
- * extension, created with @solana/spl-token's own instructions.
+ * What the web3.js-driven tests set up on a ledger: a funded payer, and Token-2022 mints with
+ * extensions, created with @solana/spl-token's own instructions.
  */
 import {
   createInitializeMintInstruction,
@@ -27,17 +27,23 @@ export async function fundedPayer(connection: Connection, sol = 1): Promise<Keyp
   return payer;
 }
 
-/** A Token-2022 mint with `extension`, initialized by `initializeExtension` before the mint itself. */
-export async function token2022Mint(
+/** What a Token-2022 mint is made with: its extensions, initialized before the mint itself. */
+export type Token2022MintSetup = Readonly<{
+  extensions: readonly ExtensionType[];
+  initializeExtensions: (mint: PublicKey) => TransactionInstruction[];
+  decimals: number;
+  freezeAuthority?: PublicKey;
+}>;
+
+/** A Token-2022 mint (the payer its mint authority), with the signature that created it. */
+export async function token2022MintWith(
   connection: Connection,
   payer: Keypair,
-  extension: ExtensionType,
-  initializeExtension: (mint: PublicKey) => TransactionInstruction,
-  decimals: number,
-): Promise<PublicKey> {
+  setup: Token2022MintSetup,
+): Promise<{ mint: PublicKey; signature: string }> {
   const mint = Keypair.generate();
-  const space = getMintLen([extension]);
-  await sendAndConfirmTransaction(
+  const space = getMintLen([...setup.extensions]);
+  const signature = await sendAndConfirmTransaction(
     connection,
     new Transaction().add(
       SystemProgram.createAccount({
@@ -47,10 +53,32 @@ export async function token2022Mint(
         lamports: await connection.getMinimumBalanceForRentExemption(space),
         programId: TOKEN_2022_PROGRAM_ID,
       }),
-      initializeExtension(mint.publicKey),
-      createInitializeMintInstruction(mint.publicKey, decimals, payer.publicKey, null, TOKEN_2022_PROGRAM_ID),
+      ...setup.initializeExtensions(mint.publicKey),
+      createInitializeMintInstruction(
+        mint.publicKey,
+        setup.decimals,
+        payer.publicKey,
+        setup.freezeAuthority ?? null,
+        TOKEN_2022_PROGRAM_ID,
+      ),
     ),
     [payer, mint],
   );
-  return mint.publicKey;
+  return { mint: mint.publicKey, signature };
+}
+
+/** A Token-2022 mint with `extension`, initialized by `initializeExtension` before the mint itself. */
+export async function token2022Mint(
+  connection: Connection,
+  payer: Keypair,
+  extension: ExtensionType,
+  initializeExtension: (mint: PublicKey) => TransactionInstruction,
+  decimals: number,
+): Promise<PublicKey> {
+  const { mint } = await token2022MintWith(connection, payer, {
+    extensions: [extension],
+    initializeExtensions: (address) => [initializeExtension(address)],
+    decimals,
+  });
+  return mint;
 }
