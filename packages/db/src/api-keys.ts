@@ -2,7 +2,7 @@
  * API keys: `abas_<base58 of 32 random bytes>`, shown once at creation. Only the SHA-256 of a key
  * and its first characters (to tell keys apart in listings) are stored.
  */
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { hash, randomBytes, timingSafeEqual } from "node:crypto";
 
 import {
   ABAS_API__API_KEY_ALREADY_REVOKED,
@@ -68,7 +68,7 @@ function toApiKeyRecord(row: ApiKeyRow): ApiKeyRecord {
 }
 
 export function hashApiKey(key: string): string {
-  return createHash("sha256").update(key, "utf8").digest("hex");
+  return hash("sha256", key, "hex");
 }
 
 /** True when `key` has the shape of a key this module issues (it may still be unknown). */

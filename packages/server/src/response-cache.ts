@@ -3,7 +3,7 @@
  * an entity tag (a hash of its bytes). An entry is used only while its label is the current version;
  * the least recently used entries go first once `maxEntries` are held.
  */
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 
 export interface CachedResponse {
   readonly version: string;
@@ -14,7 +14,7 @@ export interface CachedResponse {
 }
 
 export function entityTagOf(body: Buffer): string {
-  return `"${createHash("sha1").update(body).digest("base64url")}"`;
+  return `"${hash("sha1", body, "base64url")}"`;
 }
 
 /** True when an If-None-Match header names `etag` (weak comparison, as RFC 9110 asks for GET). */
