@@ -1,6 +1,6 @@
 /**
- * `jsonParsed` decoding of Token-2022's extension instructions in getTransaction, in a validator's
- * shape: transactions built with @solana/spl-token's own instruction builders, run by the
+ * `jsonParsed` decoding of Token-2022's extension instructions, and of the token metadata and token
+ * group interface instructions it implements, in getTransaction, in a validator's shape: transactions built with @solana/spl-token's own instruction builders, run by the
  * Token-2022 program on the ledger, and read back with @solana/web3.js's getParsedTransaction.
  */
 import assert from "node:assert/strict";
@@ -44,7 +44,16 @@ import {
   mintTo,
   NATIVE_MINT_2022,
   TOKEN_2022_PROGRAM_ID,
+  tokenGroupInitializeGroupWithRentTransfer,
+  tokenGroupMemberInitializeWithRentTransfer,
+  tokenGroupUpdateGroupAuthority,
+  tokenGroupUpdateGroupMaxSize,
+  tokenMetadataInitializeWithRentTransfer,
+  tokenMetadataRemoveKey,
+  tokenMetadataUpdateAuthority,
+  tokenMetadataUpdateFieldWithRentTransfer,
 } from "@solana/spl-token";
+import { createEmitInstruction } from "@solana/spl-token-metadata";
 import {
   Connection,
   Keypair,
@@ -424,6 +433,146 @@ describe("jsonParsed Token-2022 extension instructions", () => {
           newMultiplierTimestamp: 1_900_000_000,
           authority: o,
         }),
+      ],
+    );
+  });
+
+  test("token metadata and token group instructions, as Token-2022 implements their interfaces", async () => {
+    const owner = payer.publicKey;
+    const o = owner.toBase58();
+    /** A mint whose metadata, group or member data is in the mint itself, through its pointer. */
+    const selfPointing = (
+      extension: ExtensionType,
+      pointer: typeof createInitializeMetadataPointerInstruction,
+    ) =>
+      token2022MintWith(connection, payer, {
+        extensions: [extension],
+        initializeExtensions: (address) => [pointer(address, owner, address, TOKEN_2022_PROGRAM_ID)],
+        decimals: 0,
+      });
+    // The actions with rent transfer send one first when the account has to grow
+    const last = async (signature: string): Promise<Shown> =>
+      (await readShown(connection, signature)).top.at(-1)!;
+
+    // Given a mint with its metadata in itself, when it is initialized, updated and emitted
+    const { mint: metadataMint } = await selfPointing(
+      ExtensionType.MetadataPointer,
+      createInitializeMetadataPointerInstruction,
+    );
+    const m = metadataMint.toBase58();
+    const initialized = await tokenMetadataInitializeWithRentTransfer(
+      connection,
+      payer,
+      metadataMint,
+      owner,
+      payer,
+      "Agent receipts",
+      "RCPT",
+      "https://example.com/rcpt.json",
+    );
+    const uri = await tokenMetadataUpdateFieldWithRentTransfer(
+      connection,
+      payer,
+      metadataMint,
+      payer,
+      "uri",
+      "https://example.com/v2.json",
+    );
+    const custom = await tokenMetadataUpdateFieldWithRentTransfer(
+      connection,
+      payer,
+      metadataMint,
+      payer,
+      "agent",
+      "planner",
+    );
+    const removed = await tokenMetadataRemoveKey(connection, payer, metadataMint, payer, "agent", false);
+    const emitted = await sendAndRead([
+      createEmitInstruction({ programId: TOKEN_2022_PROGRAM_ID, metadata: metadataMint, start: 1n }),
+      createEmitInstruction({ programId: TOKEN_2022_PROGRAM_ID, metadata: metadataMint }),
+    ]);
+    const handedOver = await tokenMetadataUpdateAuthority(connection, payer, metadataMint, payer, null);
+    const byAuthority = { metadata: m, updateAuthority: o };
+    assert.deepEqual(
+      [
+        await last(initialized),
+        await last(uri),
+        await last(custom),
+        await last(removed),
+        ...emitted,
+        await last(handedOver),
+      ],
+      [
+        token("initializeTokenMetadata", {
+          metadata: m,
+          updateAuthority: o,
+          mint: m,
+          mintAuthority: o,
+          name: "Agent receipts",
+          symbol: "RCPT",
+          uri: "https://example.com/rcpt.json",
+        }),
+        token("updateTokenMetadataField", {
+          ...byAuthority,
+          field: "uri",
+          value: "https://example.com/v2.json",
+        }),
+        token("updateTokenMetadataField", { ...byAuthority, field: "agent", value: "planner" }),
+        token("removeTokenMetadataKey", { ...byAuthority, key: "agent", idempotent: false }),
+        token("emitTokenMetadata", { metadata: m, start: 1 }),
+        token("emitTokenMetadata", { metadata: m }),
+        token("updateTokenMetadataAuthority", { ...byAuthority, newAuthority: null }),
+      ],
+    );
+
+    // Given a group mint and a member mint, each holding its own data
+    const { mint: groupMint } = await selfPointing(
+      ExtensionType.GroupPointer,
+      createInitializeGroupPointerInstruction,
+    );
+    const { mint: memberMint } = await selfPointing(
+      ExtensionType.GroupMemberPointer,
+      createInitializeGroupMemberPointerInstruction,
+    );
+    const [g, member] = [groupMint.toBase58(), memberMint.toBase58()];
+    // When the group is made, a member joins, and the group's size and authority change
+    const group = await tokenGroupInitializeGroupWithRentTransfer(
+      connection,
+      payer,
+      groupMint,
+      payer,
+      owner,
+      2n,
+    );
+    const joined = await tokenGroupMemberInitializeWithRentTransfer(
+      connection,
+      payer,
+      memberMint,
+      payer,
+      groupMint,
+      owner,
+    );
+    const resized = await tokenGroupUpdateGroupMaxSize(connection, payer, groupMint, payer, 5n);
+    const released = await tokenGroupUpdateGroupAuthority(connection, payer, groupMint, payer, null);
+    assert.deepEqual(
+      [await last(group), await last(joined), await last(resized), await last(released)],
+      [
+        token("initializeTokenGroup", {
+          group: g,
+          maxSize: 2,
+          mint: g,
+          mintAuthority: o,
+          updateAuthority: o,
+        }),
+        token("initializeTokenGroupMember", {
+          member,
+          memberMint: member,
+          memberMintAuthority: o,
+          group: g,
+          groupUpdateAuthority: o,
+        }),
+        token("updateTokenGroupMaxSize", { group: g, maxSize: 5, updateAuthority: o }),
+        token("updateTokenGroupAuthority", { group: g, updateAuthority: o, newAuthority: null }),
       ],
     );
   });

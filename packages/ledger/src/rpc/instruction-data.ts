@@ -41,6 +41,10 @@ export class DataReader {
     const bytes = this.take(2);
     return bytes[0]! | (bytes[1]! << 8);
   }
+  u32(): number {
+    const bytes = this.take(4);
+    return new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0, true);
+  }
   i16(): number {
     const bytes = this.take(2);
     return new DataView(bytes.buffer, bytes.byteOffset, 2).getInt16(0, true);
@@ -84,7 +88,23 @@ export class DataReader {
   }
   /** A bincode string: its byte length as a u64, then UTF-8. */
   string(): string {
-    const length = this.u64();
+    return this.utf8(this.u64());
+  }
+  /** A Borsh string: its byte length as a u32, then UTF-8. */
+  borshString(): string {
+    return this.utf8(BigInt(this.u32()));
+  }
+  /** A Borsh bool: one byte, 0 or 1. */
+  borshBool(): boolean {
+    const byte = this.u8();
+    if (byte > 1) throw new NotDecodable();
+    return byte === 1;
+  }
+  /** A Borsh Option<u64>: 0, or 1 and the number. */
+  borshOptionalU64(): bigint | null {
+    return this.borshBool() ? this.u64() : null;
+  }
+  private utf8(length: bigint): string {
     if (length > BigInt(this.remaining())) throw new NotDecodable();
     try {
       return UTF8.decode(this.take(Number(length)));

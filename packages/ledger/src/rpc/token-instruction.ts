@@ -1,7 +1,8 @@
 /**
  * `jsonParsed` decoding of SPL Token and Token-2022 instructions (program "spl-token" for both,
- * as on a validator): the instructions of the base token interface, tags 0 to 24, and Token-2022's
- * extension instructions (token-extension-instruction.ts). Instructions not decoded there, and data
+ * as on a validator): the instructions of the base token interface, tags 0 to 24, Token-2022's
+ * extension instructions (token-extension-instruction.ts) and the token metadata and token group
+ * interface instructions (token-interface-instruction.ts). Instructions not decoded there, and data
  * or account lists too short for their instruction, are not decoded: the caller shows them
  * partially decoded, as a validator shows instructions its parser refuses.
  */
@@ -16,6 +17,7 @@ import {
 } from "./instruction-data.js";
 import { uiTokenAmount } from "./token-amount.js";
 import { TOKEN_EXTENSION_DECODERS } from "./token-extension-instruction.js";
+import { decodeTokenInterfaceInstruction } from "./token-interface-instruction.js";
 import { accountsOnly, authority, extensionTypes, type TokenDecoder } from "./token-instruction-parts.js";
 
 /** AuthorityType of SetAuthority, by its byte. */
@@ -197,7 +199,8 @@ export function decodeTokenInstruction(
   data: Uint8Array,
 ): DecodedInstruction | undefined {
   const decoder = data.length === 0 ? undefined : DECODERS[data[0]!];
-  if (decoder === undefined) return undefined;
+  // The interfaces' discriminators begin with bytes no token instruction has.
+  if (decoder === undefined) return decodeTokenInterfaceInstruction(accounts, data);
   // The tag is one byte.
   return decodeOrUndefined(() => decoder(accounts, new DataReader(data, 1)));
 }
