@@ -2,8 +2,9 @@
  * Accounts as the JSON-RPC API returns them: `{ data, executable, lamports, owner, rentEpoch,
  * space }`, with the data in the requested encoding. `jsonParsed` decodes the accounts of SPL
  * Token and Token-2022 (token-account-data.ts), the sysvars (sysvar-account-data.ts), durable
- * nonces (nonce-account-data.ts), the upgradeable loader's (upgradeable-loader-account-data.ts) and
- * address lookup tables (address-lookup-table-account-data.ts); other accounts, which have no
+ * nonces (nonce-account-data.ts), stake accounts (stake-account-data.ts), the upgradeable loader's
+ * (upgradeable-loader-account-data.ts) and address lookup tables
+ * (address-lookup-table-account-data.ts); other accounts, which have no
  * parser here, fall back to base64, as a validator does for accounts it cannot parse.
  */
 import type { Address, EncodedAccount } from "@solana/kit";
@@ -15,6 +16,8 @@ import { optionalEnum, type Config } from "./params.js";
 import { ADDRESS_LOOKUP_TABLE_PROGRAM } from "../transactions/address-lookup-tables.js";
 import { parseAddressLookupTableAccountData } from "./address-lookup-table-account-data.js";
 import { parseNonceAccountData } from "./nonce-account-data.js";
+import { parseStakeAccountData } from "./stake-account-data.js";
+import { STAKE_PROGRAM } from "./stake-instruction.js";
 import { parseSysvarAccountData } from "./sysvar-account-data.js";
 import { SYSTEM_PROGRAM } from "./system-instruction.js";
 import { parseUpgradeableLoaderAccountData, UPGRADEABLE_LOADER } from "./upgradeable-loader-account-data.js";
@@ -64,7 +67,13 @@ export function readAccountView(config: Config, defaultEncoding: AccountEncoding
 /** An account's data in jsonParsed: the program whose parser read it, its parsed form, its size. */
 export interface ParsedAccountData {
   readonly program:
-    "spl-token" | "spl-token-2022" | "sysvar" | "nonce" | "bpf-upgradeable-loader" | "address-lookup-table";
+    | "spl-token"
+    | "spl-token-2022"
+    | "sysvar"
+    | "nonce"
+    | "stake"
+    | "bpf-upgradeable-loader"
+    | "address-lookup-table";
   /** `info` is absent for a state without fields (an uninitialized loader account). */
   readonly parsed: { readonly type: string; readonly info?: unknown };
   readonly space: bigint;
@@ -115,6 +124,8 @@ function parsedData(account: EncodedAccount, mintScales: MintAmountScales): Pars
       return parseUpgradeableLoaderAccountData(data);
     case ADDRESS_LOOKUP_TABLE_PROGRAM:
       return parseAddressLookupTableAccountData(data);
+    case STAKE_PROGRAM:
+      return parseStakeAccountData(data);
     default:
       return isTokenProgram(account.programAddress)
         ? parseTokenAccountData(account.programAddress, data, mintScales)

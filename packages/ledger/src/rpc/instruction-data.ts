@@ -9,7 +9,8 @@ import { toBase58 } from "../encoding.js";
 
 export interface DecodedInstruction {
   readonly type: string;
-  readonly info: Record<string, unknown>;
+  /** Null for an instruction a validator shows without fields (the Stake program's getMinimumDelegation). */
+  readonly info: Record<string, unknown> | null;
 }
 
 export class NotDecodable extends Error {}

@@ -1,7 +1,7 @@
 /**
  * Instructions as `jsonParsed` shows them, in a validator's shape: a program with a parser here
  * gives `{ program, programId, parsed, stackHeight }` (System, SPL Token and Token-2022, the
- * Associated Token Account program, SPL Memo, Address Lookup Table); any other instruction, and one
+ * Associated Token Account program, SPL Memo, Address Lookup Table, Stake); any other instruction, and one
  * its parser refuses, comes back partially decoded as `{ programId, accounts, data, stackHeight }`,
  * as a validator shows instructions it has no parser for. The ABAS program is one of those: validators do not
  * know it, so clients get the same shape from this ledger as from a cluster.
@@ -13,6 +13,7 @@ import { ADDRESS_LOOKUP_TABLE_PROGRAM } from "../transactions/address-lookup-tab
 import { decodeAddressLookupTableInstruction } from "./address-lookup-table-instruction.js";
 import { decodeAssociatedTokenInstruction } from "./associated-token-instruction.js";
 import { SYSTEM_PROGRAM, decodeSystemInstruction } from "./system-instruction.js";
+import { decodeStakeInstruction, STAKE_PROGRAM } from "./stake-instruction.js";
 import { decodeTokenInstruction } from "./token-instruction.js";
 import { TOKEN_2022_PROGRAM, TOKEN_PROGRAM } from "../token/token-state.js";
 
@@ -53,6 +54,7 @@ const PARSERS: ReadonlyMap<string, InstructionParser> = new Map<string, Instruct
     ADDRESS_LOOKUP_TABLE_PROGRAM,
     { program: "address-lookup-table", parse: decodeAddressLookupTableInstruction },
   ],
+  [STAKE_PROGRAM, { program: "stake", parse: decodeStakeInstruction }],
 ]);
 
 /** One instruction as `jsonParsed` shows it. */
