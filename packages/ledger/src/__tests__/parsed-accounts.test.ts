@@ -72,7 +72,8 @@ import {
   startLedgerProcess,
   type LedgerUnderTest,
 } from "./support/ledger-under-test.js";
-import { fundedPayer, token2022Mint } from "./support/web3-token-2022.js";
+import { fundedPayer } from "./support/web3-ledger.js";
+import { token2022Mint } from "./support/web3-token-2022.js";
 
 /**
  * A bincode Vec: a u64 length, then the items. @solana/sysvars 8.4's own SlotHashes and

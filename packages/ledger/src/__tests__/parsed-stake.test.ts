@@ -24,7 +24,8 @@ import {
   type Transaction,
 } from "@solana/web3.js";
 
-import { sleep, startLedgerProcess, type LedgerUnderTest } from "./support/ledger-under-test.js";
+import { sleep } from "./support/ledger-under-test.js";
+import { startWeb3Ledger, type Web3Ledger } from "./support/web3-ledger.js";
 import { readShown, type Shown } from "./support/parsed-instructions.js";
 
 const STAKE_CONFIG = "StakeConfig11111111111111111111111111111111";
@@ -34,7 +35,7 @@ const STAKE_HISTORY = SYSVAR_STAKE_HISTORY_PUBKEY.toBase58();
 const stake = (type: string, info: Record<string, unknown>): Shown => ({ program: "stake", type, info });
 
 describe("the Stake program in jsonParsed", () => {
-  let ledger: LedgerUnderTest;
+  let web3: Web3Ledger;
   let connection: Connection;
   let payer: Keypair;
   let p: string;
@@ -79,16 +80,12 @@ describe("the Stake program in jsonParsed", () => {
   }
 
   before(async () => {
-    ledger = await startLedgerProcess();
-    connection = new Connection(ledger.rpcUrl, { commitment: "confirmed", wsEndpoint: ledger.wsUrl });
-    payer = Keypair.generate();
+    web3 = await startWeb3Ledger();
+    ({ connection, payer } = web3);
     p = payer.publicKey.toBase58();
-    const signature = await connection.requestAirdrop(payer.publicKey, 100 * LAMPORTS_PER_SOL);
-    await connection.confirmTransaction({ signature, ...(await connection.getLatestBlockhash()) });
   });
   after(async () => {
-    await sleep(700); // web3.js closes its idle socket 500 ms after the last subscription
-    await ledger.dispose();
+    await web3.stop();
   });
 
   test("a stake account is initialized, read parsed, split, merged back and withdrawn from", async () => {

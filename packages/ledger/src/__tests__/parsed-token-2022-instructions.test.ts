@@ -67,7 +67,8 @@ import {
 } from "@solana/web3.js";
 import { getBase58Decoder } from "@solana/kit";
 
-import { sleep, startLedgerProcess, type LedgerUnderTest } from "./support/ledger-under-test.js";
+import { sleep } from "./support/ledger-under-test.js";
+import { startWeb3Ledger, type Web3Ledger } from "./support/web3-ledger.js";
 import { rustFloatString } from "../rpc/token-extension-instruction.js";
 import { readShown, type Shown } from "./support/parsed-instructions.js";
 import { token2022MintWith } from "./support/web3-token-2022.js";
@@ -79,7 +80,7 @@ const SYSTEM_PROGRAM = SystemProgram.programId.toBase58();
 const token = (type: string, info: Record<string, unknown>): Shown => ({ program: "spl-token", type, info });
 
 describe("jsonParsed Token-2022 extension instructions", () => {
-  let ledger: LedgerUnderTest;
+  let web3: Web3Ledger;
   let connection: Connection;
   let payer: Keypair;
 
@@ -96,15 +97,11 @@ describe("jsonParsed Token-2022 extension instructions", () => {
   }
 
   before(async () => {
-    ledger = await startLedgerProcess();
-    connection = new Connection(ledger.rpcUrl, { commitment: "confirmed", wsEndpoint: ledger.wsUrl });
-    payer = Keypair.generate();
-    const signature = await connection.requestAirdrop(payer.publicKey, 100 * LAMPORTS_PER_SOL);
-    await connection.confirmTransaction({ signature, ...(await connection.getLatestBlockhash()) });
+    web3 = await startWeb3Ledger();
+    ({ connection, payer } = web3);
   });
   after(async () => {
-    await sleep(700); // web3.js closes its idle socket 500 ms after the last subscription
-    await ledger.dispose();
+    await web3.stop();
   });
 
   test("a mint's extensions, fees, pointers, hook and pause, initialized, used and updated", async () => {

@@ -41,7 +41,7 @@ import {
 } from "@solana/web3.js";
 import { getBase58Decoder } from "@solana/kit";
 
-import { sleep, startLedgerProcess, type LedgerUnderTest } from "./support/ledger-under-test.js";
+import { startWeb3Ledger, type Web3Ledger } from "./support/web3-ledger.js";
 import { newestSignature as newestSignatureOf, readShown, shown } from "./support/parsed-instructions.js";
 
 const SYSTEM_PROGRAM = "11111111111111111111111111111111";
@@ -49,7 +49,7 @@ const MEMO_PROGRAM = new PublicKey("MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr"
 const TOKEN = TOKEN_PROGRAM_ID.toBase58();
 
 describe("jsonParsed token instructions", () => {
-  let ledger: LedgerUnderTest;
+  let web3: Web3Ledger;
   let connection: Connection;
   let payer: Keypair;
 
@@ -57,15 +57,11 @@ describe("jsonParsed token instructions", () => {
   const newestSignature = (address: PublicKey) => newestSignatureOf(connection, address);
 
   before(async () => {
-    ledger = await startLedgerProcess();
-    connection = new Connection(ledger.rpcUrl, { commitment: "confirmed", wsEndpoint: ledger.wsUrl });
-    payer = Keypair.generate();
-    const signature = await connection.requestAirdrop(payer.publicKey, 100 * LAMPORTS_PER_SOL);
-    await connection.confirmTransaction({ signature, ...(await connection.getLatestBlockhash()) });
+    web3 = await startWeb3Ledger();
+    ({ connection, payer } = web3);
   });
   after(async () => {
-    await sleep(700); // web3.js closes its idle socket 500 ms after the last subscription
-    await ledger.dispose();
+    await web3.stop();
   });
 
   test("a mint, an associated account, mintTo, transfers, approvals, burns, setAuthority and closeAccount", async () => {

@@ -32,16 +32,17 @@ import {
   kitClients,
   rpcCall,
   sleep,
-  startLedgerProcess,
   temporaryDataDir,
   type LedgerUnderTest,
 } from "./support/ledger-under-test.js";
+import { startWeb3Ledger, type Web3Ledger } from "./support/web3-ledger.js";
 import { token2022Mint } from "./support/web3-token-2022.js";
 
 const TOKEN_PROGRAM = address(TOKEN_PROGRAM_ID.toBase58());
 const TOKEN_2022_PROGRAM = address(TOKEN_2022_PROGRAM_ID.toBase58());
 
 describe("token methods", () => {
+  let web3: Web3Ledger;
   let ledger: LedgerUnderTest;
   let connection: Connection;
   let clients: ReturnType<typeof kitClients>;
@@ -54,12 +55,9 @@ describe("token methods", () => {
   let transferSignature: string;
 
   before(async () => {
-    ledger = await startLedgerProcess();
-    connection = new Connection(ledger.rpcUrl, { commitment: "confirmed", wsEndpoint: ledger.wsUrl });
+    web3 = await startWeb3Ledger();
+    ({ ledger, connection, payer } = web3);
     clients = kitClients(ledger);
-    payer = Keypair.generate();
-    const signature = await connection.requestAirdrop(payer.publicKey, 100 * LAMPORTS_PER_SOL);
-    await connection.confirmTransaction({ signature, ...(await connection.getLatestBlockhash()) });
 
     // A 6-decimal mint; Alice receives 1.5 tokens and sends 0.25 to Bob.
     mint = await createMint(connection, payer, payer.publicKey, null, 6);
@@ -78,8 +76,7 @@ describe("token methods", () => {
     );
   });
   after(async () => {
-    await sleep(700); // web3.js closes its idle socket 500 ms after the last subscription
-    await ledger.dispose();
+    await web3.stop();
   });
 
   test("getTokenAccountBalance and getTokenSupply give the validator's token amounts", async () => {

@@ -23,26 +23,21 @@ import {
 } from "@solana/web3.js";
 import { getBase58Decoder } from "@solana/kit";
 
-import { sleep, startLedgerProcess, type LedgerUnderTest } from "./support/ledger-under-test.js";
+import { type LedgerUnderTest } from "./support/ledger-under-test.js";
+import { startWeb3Ledger, type Web3Ledger } from "./support/web3-ledger.js";
 
 describe("a @solana/web3.js Connection", () => {
+  let web3: Web3Ledger;
   let ledger: LedgerUnderTest;
   let connection: Connection;
   let payer: Keypair;
 
   before(async () => {
-    ledger = await startLedgerProcess();
-    connection = new Connection(ledger.rpcUrl, { commitment: "confirmed", wsEndpoint: ledger.wsUrl });
-    payer = Keypair.generate();
-    const signature = await connection.requestAirdrop(payer.publicKey, 100 * LAMPORTS_PER_SOL);
-    const latest = await connection.getLatestBlockhash();
-    await connection.confirmTransaction({ signature, ...latest });
+    web3 = await startWeb3Ledger();
+    ({ ledger, connection, payer } = web3);
   });
   after(async () => {
-    // web3.js closes its idle socket 500 ms after the last subscription ends; let it, or it
-    // would keep reconnecting to the stopped ledger.
-    await sleep(700);
-    await ledger.dispose();
+    await web3.stop();
   });
 
   test("airdrops, transfers with sendAndConfirmTransaction and reads the transaction back", async () => {

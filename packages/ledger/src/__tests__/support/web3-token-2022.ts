@@ -1,6 +1,6 @@
 /**
- * What the web3.js-driven tests set up on a ledger: a funded payer, and Token-2022 mints with
- * extensions, created with @solana/spl-token's own instructions.
+ * Token-2022 mints with extensions, as the web3.js-driven tests make them on a ledger with
+ * @solana/spl-token's own instructions.
  */
 import {
   createInitializeMintInstruction,
@@ -11,21 +11,12 @@ import {
 import {
   Connection,
   Keypair,
-  LAMPORTS_PER_SOL,
   sendAndConfirmTransaction,
   SystemProgram,
   Transaction,
   type PublicKey,
   type TransactionInstruction,
 } from "@solana/web3.js";
-
-/** A new keypair holding `sol` SOL from the ledger's faucet. */
-export async function fundedPayer(connection: Connection, sol = 1): Promise<Keypair> {
-  const payer = Keypair.generate();
-  const signature = await connection.requestAirdrop(payer.publicKey, sol * LAMPORTS_PER_SOL);
-  await connection.confirmTransaction({ signature, ...(await connection.getLatestBlockhash()) });
-  return payer;
-}
 
 /** What a Token-2022 mint is made with: its extensions, initialized before the mint itself. */
 export type Token2022MintSetup = Readonly<{
