@@ -21,12 +21,13 @@ import {
   SYSVAR_CLOCK_PUBKEY,
   SYSVAR_RENT_PUBKEY,
   SYSVAR_STAKE_HISTORY_PUBKEY,
-  type Transaction,
+  Transaction,
+  TransactionInstruction,
+  type ParsedInstruction,
 } from "@solana/web3.js";
 
-import { sleep } from "./support/ledger-under-test.js";
 import { startWeb3Ledger, type Web3Ledger } from "./support/web3-ledger.js";
-import { readShown, type Shown } from "./support/parsed-instructions.js";
+import { landWithoutPreflight, readShown, type Shown } from "./support/parsed-instructions.js";
 
 const STAKE_CONFIG = "StakeConfig11111111111111111111111111111111";
 const CLOCK = SYSVAR_CLOCK_PUBKEY.toBase58();
@@ -48,19 +49,9 @@ describe("the Stake program in jsonParsed", () => {
 
   /** The same for a transaction the program refuses: sent without preflight, it lands failed. */
   async function sendFailingAndRead(transaction: Transaction): Promise<Shown[]> {
-    transaction.recentBlockhash = (await connection.getLatestBlockhash()).blockhash;
-    transaction.feePayer = payer.publicKey;
-    transaction.sign(payer);
-    const signature = await connection.sendRawTransaction(transaction.serialize(), { skipPreflight: true });
-    for (let attempt = 0; attempt < 100; attempt++) {
-      const status = (await connection.getSignatureStatus(signature)).value;
-      if (status !== null) {
-        assert.ok(status.err, "the program refuses it");
-        return (await readShown(connection, signature)).top;
-      }
-      await sleep(50);
-    }
-    throw new Error(`${signature} did not land`);
+    const { signature, err } = await landWithoutPreflight(connection, payer, transaction);
+    assert.ok(err, "the program refuses it");
+    return (await readShown(connection, signature)).top;
   }
 
   /** A new stake account of `sol` SOL, the payer its staker and withdrawer, with `lockup`. */
@@ -277,5 +268,28 @@ describe("the Stake program in jsonParsed", () => {
         stake("deactivate", { stakeAccount: a, clockSysvar: CLOCK, stakeAuthority: p }),
       ],
     );
+  });
+
+  test("getMinimumDelegation, which has no fields, is shown with no info at all, as on a validator", async () => {
+    // Given a transaction asking the Stake program for its minimum delegation (tag 13, one account)
+    const { signature, err } = await landWithoutPreflight(
+      connection,
+      payer,
+      new Transaction().add(
+        new TransactionInstruction({
+          programId: StakeProgram.programId,
+          keys: [{ pubkey: payer.publicKey, isSigner: false, isWritable: false }],
+          data: Buffer.from([13, 0, 0, 0]),
+        }),
+      ),
+    );
+    assert.equal(err, null);
+
+    // Then its parsed form is a type alone
+    const transaction = await connection.getParsedTransaction(signature, {
+      maxSupportedTransactionVersion: 0,
+    });
+    const [instruction] = transaction!.transaction.message.instructions as ParsedInstruction[];
+    assert.deepEqual(instruction!.parsed, { type: "getMinimumDelegation" });
   });
 });

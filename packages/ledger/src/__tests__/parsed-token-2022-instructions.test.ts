@@ -65,12 +65,12 @@ import {
   TransactionInstruction,
   type Signer,
 } from "@solana/web3.js";
-import { getBase58Decoder } from "@solana/kit";
+import { getBase58Decoder, type Address } from "@solana/kit";
 
-import { sleep } from "./support/ledger-under-test.js";
 import { startWeb3Ledger, type Web3Ledger } from "./support/web3-ledger.js";
 import { rustFloatString } from "../rpc/token-extension-instruction.js";
-import { readShown, type Shown } from "./support/parsed-instructions.js";
+import { decodeTokenInstruction } from "../rpc/token-instruction.js";
+import { landWithoutPreflight, readShown, type Shown } from "./support/parsed-instructions.js";
 import { token2022MintWith } from "./support/web3-token-2022.js";
 
 const TOKEN_2022 = TOKEN_2022_PROGRAM_ID.toBase58();
@@ -398,6 +398,22 @@ describe("jsonParsed Token-2022 extension instructions", () => {
       ],
     );
 
+    // Given a pausable initialization without an authority, which the program refuses (it lands
+    // failed): the authority is a plain key, so a validator shows the all-zero key as the System
+    // program's address, not as null
+    const unpausable = Keypair.generate().publicKey;
+    const { signature: refused, err } = await landWithoutPreflight(
+      connection,
+      payer,
+      new Transaction().add(
+        createInitializePausableConfigInstruction(unpausable, null, TOKEN_2022_PROGRAM_ID),
+      ),
+    );
+    assert.ok(err);
+    assert.deepEqual((await readShown(connection, refused)).top, [
+      token("initializePausableConfig", { mint: unpausable.toBase58(), authority: SYSTEM_PROGRAM }),
+    ]);
+
     // Given a mint whose UI amounts are scaled by 1.5
     const scaled = await token2022MintWith(connection, payer, {
       extensions: [ExtensionType.ScaledUiAmountConfig],
@@ -600,18 +616,8 @@ describe("jsonParsed Token-2022 extension instructions", () => {
         data: Buffer.from(data),
       }),
     );
-    const latest = await connection.getLatestBlockhash();
-    transaction.recentBlockhash = latest.blockhash;
-    transaction.feePayer = payer.publicKey;
-    transaction.sign(payer);
-    const signature = await connection.sendRawTransaction(transaction.serialize(), { skipPreflight: true });
-    for (
-      let attempt = 0;
-      attempt < 100 && (await connection.getSignatureStatus(signature)).value === null;
-      attempt++
-    ) {
-      await sleep(50);
-    }
+    const { signature, err } = await landWithoutPreflight(connection, payer, transaction);
+    assert.deepEqual(err, { InstructionError: [0, "InvalidInstructionData"] });
 
     // Then its data is shown as base58, under its program id
     assert.deepEqual((await readShown(connection, signature)).top, [
@@ -622,7 +628,7 @@ describe("jsonParsed Token-2022 extension instructions", () => {
 
 test("floats are written as Rust writes them: shortest digits, never an exponent", () => {
   assert.deepEqual(
-    [1, 1.5, 0.1, 123.456, 1e-7, -2.5e-10, 1e21, 1.25e22, Infinity, NaN].map(rustFloatString),
+    [1, 1.5, 0.1, 123.456, 1e-7, -2.5e-10, 1e21, 1.25e22, -0, Infinity, NaN].map(rustFloatString),
     [
       "1",
       "1.5",
@@ -632,8 +638,18 @@ test("floats are written as Rust writes them: shortest digits, never an exponent
       "-0.00000000025",
       "1000000000000000000000",
       "12500000000000000000000",
+      "-0",
       "inf",
       "NaN",
     ],
   );
+});
+
+test("an extension type added since the program on this ledger is named, as a validator names it", () => {
+  // getAccountDataSize for a mint's account with the permissioned burn extension (type 28)
+  const mint = Keypair.generate().publicKey.toBase58() as Address;
+  assert.deepEqual(decodeTokenInstruction([mint], Uint8Array.of(21, 28, 0)), {
+    type: "getAccountDataSize",
+    info: { mint, extensionTypes: ["permissionedBurn"] },
+  });
 });

@@ -9,13 +9,14 @@ import { toBase58 } from "../encoding.js";
 
 export interface DecodedInstruction {
   readonly type: string;
-  /** Null for an instruction a validator shows without fields (the Stake program's getMinimumDelegation). */
-  readonly info: Record<string, unknown> | null;
+  /** Absent for an instruction a validator shows without fields (the Stake program's getMinimumDelegation). */
+  readonly info?: Record<string, unknown>;
 }
 
 export class NotDecodable extends Error {}
 
-const UTF8 = new TextDecoder("utf-8", { fatal: true });
+/** Strict UTF-8 that keeps a leading byte-order mark, as Rust's strings do. */
+export const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /** Reads instruction data front to back, from `offset` (past the tag); running past its end means "not decodable". */
 export class DataReader {

@@ -12,6 +12,7 @@ import { toBase58 } from "../encoding.js";
 import { ADDRESS_LOOKUP_TABLE_PROGRAM } from "../transactions/address-lookup-tables.js";
 import { decodeAddressLookupTableInstruction } from "./address-lookup-table-instruction.js";
 import { decodeAssociatedTokenInstruction } from "./associated-token-instruction.js";
+import { UTF8 } from "./instruction-data.js";
 import { SYSTEM_PROGRAM, decodeSystemInstruction } from "./system-instruction.js";
 import { decodeStakeInstruction, STAKE_PROGRAM } from "./stake-instruction.js";
 import { decodeTokenInstruction } from "./token-instruction.js";
@@ -32,7 +33,7 @@ const MEMO_PROGRAMS = [
 /** A memo is its UTF-8 text; other bytes make it unparsable. */
 function parseMemo(_accounts: readonly Address[], data: Uint8Array): string | undefined {
   try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(data);
+    return UTF8.decode(data);
   } catch {
     return undefined;
   }

@@ -265,8 +265,8 @@ const DECODERS: readonly InstructionDecoder[] = [
       },
     };
   },
-  // GetMinimumDelegation: no fields, and a validator shows its info as null.
-  () => ({ type: "getMinimumDelegation", info: null }),
+  // GetMinimumDelegation: no fields, and a validator shows no info.
+  () => ({ type: "getMinimumDelegation" }),
   (accounts) => {
     const at = accountsOf(accounts, 3);
     return {

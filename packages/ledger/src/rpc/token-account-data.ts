@@ -48,6 +48,7 @@ function tokenAccountInfo(account: TokenAccount, scale: MintAmountScale): Record
 const ACCOUNT_EXTENSION_NAMES: Readonly<Record<string, string>> = {
   scaledUiAmount: "scaledUiAmountConfig",
   pausable: "pausableConfig",
+  permissionedBurn: "permissionedBurnConfig",
 };
 
 /** `extensions: [{ extension }]` when the account has any, as validators list them. */

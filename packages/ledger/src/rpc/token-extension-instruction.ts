@@ -36,10 +36,11 @@ function keysThatAreSet(fields: Record<string, Address | null>): Record<string, 
 
 /**
  * A float as Rust's `to_string` writes it: the same shortest digits as JavaScript, but never in
- * exponent notation, and `inf`/`NaN` for the non-finite ones.
+ * exponent notation, `-0` for negative zero, and `inf`/`NaN` for the non-finite ones.
  */
 export function rustFloatString(value: number): string {
   if (Number.isNaN(value)) return "NaN";
+  if (Object.is(value, -0)) return "-0";
   if (!Number.isFinite(value)) return value > 0 ? "inf" : "-inf";
   const text = String(value);
   const exponentAt = text.indexOf("e");
@@ -265,7 +266,8 @@ const pausedOrResumed =
 const pausable = bySubTag({
   0: (accounts, data) => {
     const at = accountsOf(accounts, 1);
-    const authorityKey = data.nonZeroKey();
+    // A plain key, not an optional one: all zeros is shown as the System program's address.
+    const authorityKey = data.key();
     data.end();
     return { type: "initializePausableConfig", info: { mint: at(0), authority: authorityKey } };
   },

@@ -13,6 +13,7 @@ import {
   DataReader,
   decodeOrUndefined,
   NotDecodable,
+  UTF8,
   type DecodedInstruction,
 } from "./instruction-data.js";
 import { uiTokenAmount } from "./token-amount.js";
@@ -184,7 +185,7 @@ const DECODERS: Readonly<Record<number, TokenDecoder>> = {
     const at = accountsOf(accounts, 1);
     let uiAmount: string;
     try {
-      uiAmount = new TextDecoder("utf-8", { fatal: true }).decode(data.rest());
+      uiAmount = UTF8.decode(data.rest());
     } catch {
       throw new NotDecodable();
     }

@@ -58,6 +58,7 @@ export const EXTENSION_TYPE_NAMES = [
   "scaledUiAmount",
   "pausable",
   "pausableAccount",
+  "permissionedBurn",
 ] as const;
 
 export type TokenAccountState = "uninitialized" | "initialized" | "frozen";

@@ -1,11 +1,21 @@
 /**
  * Instructions of a landed transaction as the jsonParsed tests compare them, read back with
  * @solana/web3.js's getParsedTransaction: a parser's program, type and info, or the raw data of
- * an instruction shown partially decoded.
+ * an instruction shown partially decoded; and transactions landed without a preflight.
  */
 import assert from "node:assert/strict";
 
-import type { Connection, ParsedInstruction, PartiallyDecodedInstruction, PublicKey } from "@solana/web3.js";
+import type {
+  Connection,
+  Keypair,
+  ParsedInstruction,
+  PartiallyDecodedInstruction,
+  PublicKey,
+  Transaction,
+  TransactionError,
+} from "@solana/web3.js";
+
+import { sleep } from "./ledger-under-test.js";
 
 export type Shown = { program: string; type: string; info: unknown } | { unparsed: string; data: string };
 
@@ -37,4 +47,25 @@ export async function newestSignature(connection: Connection, address: PublicKey
   const [newest] = await connection.getSignaturesForAddress(address, { limit: 1 });
   assert.ok(newest);
   return newest.signature;
+}
+
+/**
+ * Sends `transaction`, signed by `payer`, without a preflight, so that one the program refuses
+ * lands failed too, as it would on a cluster; waits until it has a status.
+ */
+export async function landWithoutPreflight(
+  connection: Connection,
+  payer: Keypair,
+  transaction: Transaction,
+): Promise<{ signature: string; err: TransactionError | null }> {
+  transaction.recentBlockhash = (await connection.getLatestBlockhash()).blockhash;
+  transaction.feePayer = payer.publicKey;
+  transaction.sign(payer);
+  const signature = await connection.sendRawTransaction(transaction.serialize(), { skipPreflight: true });
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const status = (await connection.getSignatureStatus(signature)).value;
+    if (status !== null) return { signature, err: status.err };
+    await sleep(50);
+  }
+  throw new Error(`${signature} did not land`);
 }
