@@ -1,8 +1,8 @@
 /**
  * Instructions as `jsonParsed` shows them, in a validator's shape: a program with a parser here
  * gives `{ program, programId, parsed, stackHeight }` (System, SPL Token and Token-2022, the
- * Associated Token Account program, SPL Memo, Address Lookup Table, Stake); any other instruction, and one
- * its parser refuses, comes back partially decoded as `{ programId, accounts, data, stackHeight }`,
+ * Associated Token Account program, SPL Memo, Address Lookup Table, Stake); any other instruction,
+ * and one its parser refuses, comes back partially decoded as `{ programId, accounts, data, stackHeight }`,
  * as a validator shows instructions it has no parser for. The ABAS program is one of those: validators do not
  * know it, so clients get the same shape from this ledger as from a cluster.
  */
