@@ -92,6 +92,11 @@ export class DataReader {
   string(): string {
     return this.utf8(this.u64());
   }
+  /** The next `length` bytes. */
+  bytes(length: bigint): Uint8Array {
+    if (length > BigInt(this.remaining())) throw new NotDecodable();
+    return this.take(Number(length));
+  }
   /** A Borsh string: its byte length as a u32, then UTF-8. */
   borshString(): string {
     return this.utf8(BigInt(this.u32()));
@@ -107,9 +112,9 @@ export class DataReader {
     return this.borshBool() ? this.u64() : null;
   }
   private utf8(length: bigint): string {
-    if (length > BigInt(this.remaining())) throw new NotDecodable();
+    const bytes = this.bytes(length);
     try {
-      return UTF8.decode(this.take(Number(length)));
+      return UTF8.decode(bytes);
     } catch {
       throw new NotDecodable();
     }
@@ -130,7 +135,7 @@ export type InstructionDecoder = (accounts: readonly Address[], data: DataReader
  * variant index), or undefined when no decoder has that tag or the instruction is not decodable.
  */
 export function decodeBincodeInstruction(
-  decoders: readonly InstructionDecoder[],
+  decoders: readonly (InstructionDecoder | undefined)[],
   accounts: readonly Address[],
   data: Uint8Array,
 ): DecodedInstruction | undefined {

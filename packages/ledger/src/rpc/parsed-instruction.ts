@@ -1,10 +1,11 @@
 /**
  * Instructions as `jsonParsed` shows them, in a validator's shape: a program with a parser here
  * gives `{ program, programId, parsed, stackHeight }` (System, SPL Token and Token-2022, the
- * Associated Token Account program, SPL Memo, Address Lookup Table, Stake); any other instruction,
- * and one its parser refuses, comes back partially decoded as `{ programId, accounts, data, stackHeight }`,
- * as a validator shows instructions it has no parser for. The ABAS program is one of those: validators do not
- * know it, so clients get the same shape from this ledger as from a cluster.
+ * Associated Token Account program, SPL Memo, Address Lookup Table, Stake, the BPF Upgradeable
+ * Loader); any other instruction, and one its parser refuses, comes back partially decoded as
+ * `{ programId, accounts, data, stackHeight }`, as a validator shows instructions it has no parser
+ * for. The ABAS program is one of those: validators do not know it, so clients get the same shape
+ * from this ledger as from a cluster.
  */
 import type { Address } from "@solana/kit";
 
@@ -16,6 +17,8 @@ import { UTF8 } from "./instruction-data.js";
 import { SYSTEM_PROGRAM, decodeSystemInstruction } from "./system-instruction.js";
 import { decodeStakeInstruction, STAKE_PROGRAM } from "./stake-instruction.js";
 import { decodeTokenInstruction } from "./token-instruction.js";
+import { decodeUpgradeableLoaderInstruction } from "./upgradeable-loader-instruction.js";
+import { UPGRADEABLE_LOADER } from "./upgradeable-loader-account-data.js";
 import { TOKEN_2022_PROGRAM, TOKEN_PROGRAM } from "../token/token-state.js";
 
 interface InstructionParser {
@@ -56,6 +59,7 @@ const PARSERS: ReadonlyMap<string, InstructionParser> = new Map<string, Instruct
     { program: "address-lookup-table", parse: decodeAddressLookupTableInstruction },
   ],
   [STAKE_PROGRAM, { program: "stake", parse: decodeStakeInstruction }],
+  [UPGRADEABLE_LOADER, { program: "bpf-upgradeable-loader", parse: decodeUpgradeableLoaderInstruction }],
 ]);
 
 /** One instruction as `jsonParsed` shows it. */
