@@ -66,12 +66,19 @@ export class DataReader {
   key(): Address {
     return toBase58(this.take(32)) as Address;
   }
+  /** A one-byte bool (bincode and Borsh alike): 0 or 1. */
+  bool(): boolean {
+    const byte = this.u8();
+    if (byte > 1) throw new NotDecodable();
+    return byte === 1;
+  }
+  /** An option (a COption<Pubkey>, a bincode or Borsh Option): a 0 or 1 byte, then `read` when it is 1. */
+  option<T>(read: () => T): T | null {
+    return this.bool() ? read() : null;
+  }
   /** A COption<Pubkey> in instruction data: 0, or 1 and the key. */
   optionalKey(): Address | null {
-    const tag = this.u8();
-    if (tag === 0) return null;
-    if (tag === 1) return this.key();
-    throw new NotDecodable();
+    return this.option(() => this.key());
   }
   /** An OptionalNonZeroPubkey (Token-2022's fixed-size instruction data): 32 bytes, all zero for none. */
   nonZeroKey(): Address | null {
@@ -100,16 +107,6 @@ export class DataReader {
   /** A Borsh string: its byte length as a u32, then UTF-8. */
   borshString(): string {
     return this.utf8(BigInt(this.u32()));
-  }
-  /** A Borsh bool: one byte, 0 or 1. */
-  borshBool(): boolean {
-    const byte = this.u8();
-    if (byte > 1) throw new NotDecodable();
-    return byte === 1;
-  }
-  /** A Borsh Option<u64>: 0, or 1 and the number. */
-  borshOptionalU64(): bigint | null {
-    return this.borshBool() ? this.u64() : null;
   }
   private utf8(length: bigint): string {
     const bytes = this.bytes(length);

@@ -29,11 +29,19 @@ function stakeAuthorize(data: DataReader): string {
   return variant;
 }
 
-/** A bincode Option: a tag byte, then the value when it is 1. */
-function optional<T>(data: DataReader, read: () => T): T | null {
-  const tag = data.u8();
-  if (tag > 1) throw new NotDecodable();
-  return tag === 1 ? read() : null;
+/**
+ * Whether the instruction uses the legacy layout: the account at `position` is `sysvar`. That
+ * layout needs `needed` accounts, or the instruction is not decodable.
+ */
+function legacyLayout(
+  accounts: readonly Address[],
+  position: number,
+  sysvar: string,
+  needed: number,
+): boolean {
+  if (accounts[position] !== sysvar) return false;
+  accountsOf(accounts, needed);
+  return true;
 }
 
 /** The accounts from `position` on under `names`, as far as the instruction has them. */
@@ -70,15 +78,14 @@ const DECODERS: readonly InstructionDecoder[] = [
         stakeAccount: at(0),
         authorized,
         lockup,
-        ...(accounts[1] === RENT_SYSVAR ? { rentSysvar: accounts[1] } : {}),
+        ...(legacyLayout(accounts, 1, RENT_SYSVAR, 2) ? { rentSysvar: at(1) } : {}),
       },
     };
   },
   (accounts, data) => {
     const at = accountsOf(accounts, 2);
     const [newAuthority, authorityType] = [data.key(), stakeAuthorize(data)];
-    const withClock = at(1) === CLOCK_SYSVAR;
-    if (withClock) accountsOf(accounts, 3);
+    const withClock = legacyLayout(accounts, 1, CLOCK_SYSVAR, 3);
     return {
       type: "authorize",
       info: {
@@ -93,18 +100,19 @@ const DECODERS: readonly InstructionDecoder[] = [
   },
   (accounts) => {
     const at = accountsOf(accounts, 3);
-    let rest: Record<string, Address>;
-    if (at(2) !== CLOCK_SYSVAR) rest = { stakeAuthority: at(2) };
-    else {
-      accountsOf(accounts, 5);
-      rest = { clockSysvar: at(2), stakeHistorySysvar: at(3) };
-      // The fifth account is the stake config, which the program never reads: clients may pass
-      // the stake authority in its place.
-      rest =
-        at(4) === STAKE_CONFIG
-          ? { ...rest, stakeConfigAccount: at(4), ...present(accounts, 5, ["stakeAuthority"]) }
-          : { ...rest, stakeAuthority: at(4) };
-    }
+    const withClock = legacyLayout(accounts, 2, CLOCK_SYSVAR, 5);
+    // The fifth account of that layout is the stake config, which the program never reads:
+    // clients may pass the stake authority in its place.
+    const rest = !withClock
+      ? { stakeAuthority: at(2) }
+      : at(4) === STAKE_CONFIG
+        ? {
+            clockSysvar: at(2),
+            stakeHistorySysvar: at(3),
+            stakeConfigAccount: at(4),
+            ...present(accounts, 5, ["stakeAuthority"]),
+          }
+        : { clockSysvar: at(2), stakeHistorySysvar: at(3), stakeAuthority: at(4) };
     return { type: "delegate", info: { stakeAccount: at(0), voteAccount: at(1), ...rest } };
   },
   (accounts, data) => {
@@ -121,8 +129,7 @@ const DECODERS: readonly InstructionDecoder[] = [
   },
   (accounts, data) => {
     const at = accountsOf(accounts, 3);
-    const withClock = at(2) === CLOCK_SYSVAR;
-    if (withClock) accountsOf(accounts, 5);
+    const withClock = legacyLayout(accounts, 2, CLOCK_SYSVAR, 5);
     return {
       type: "withdraw",
       info: {
@@ -145,7 +152,7 @@ const DECODERS: readonly InstructionDecoder[] = [
       type: "deactivate",
       info: {
         stakeAccount: at(0),
-        ...(at(1) === CLOCK_SYSVAR
+        ...(legacyLayout(accounts, 1, CLOCK_SYSVAR, 2)
           ? { clockSysvar: at(1), ...present(accounts, 2, ["stakeAuthority"]) }
           : { stakeAuthority: at(1) }),
       },
@@ -153,9 +160,9 @@ const DECODERS: readonly InstructionDecoder[] = [
   },
   (accounts, data) => {
     const at = accountsOf(accounts, 2);
-    const unixTimestamp = optional(data, () => data.i64());
-    const epoch = optional(data, () => data.u64());
-    const custodian = optional(data, () => data.key());
+    const unixTimestamp = data.option(() => data.i64());
+    const epoch = data.option(() => data.u64());
+    const custodian = data.option(() => data.key());
     return {
       type: "setLockup",
       info: {
@@ -167,8 +174,7 @@ const DECODERS: readonly InstructionDecoder[] = [
   },
   (accounts) => {
     const at = accountsOf(accounts, 3);
-    const withClock = at(2) === CLOCK_SYSVAR;
-    if (withClock) accountsOf(accounts, 4);
+    const withClock = legacyLayout(accounts, 2, CLOCK_SYSVAR, 4);
     return {
       type: "merge",
       info: {
@@ -197,16 +203,15 @@ const DECODERS: readonly InstructionDecoder[] = [
         authorityType,
         authoritySeed,
         authorityOwner,
-        ...(accounts[2] === CLOCK_SYSVAR
-          ? { clockSysvar: accounts[2], ...present(accounts, 3, ["custodian"]) }
+        ...(legacyLayout(accounts, 2, CLOCK_SYSVAR, 3)
+          ? { clockSysvar: at(2), ...present(accounts, 3, ["custodian"]) }
           : present(accounts, 2, ["custodian"])),
       },
     };
   },
   (accounts) => {
     const at = accountsOf(accounts, 3);
-    const withRent = at(1) === RENT_SYSVAR;
-    if (withRent) accountsOf(accounts, 4);
+    const withRent = legacyLayout(accounts, 1, RENT_SYSVAR, 4);
     return {
       type: "initializeChecked",
       info: {
@@ -220,8 +225,7 @@ const DECODERS: readonly InstructionDecoder[] = [
   (accounts, data) => {
     const at = accountsOf(accounts, 3);
     const authorityType = stakeAuthorize(data);
-    const withClock = at(1) === CLOCK_SYSVAR;
-    if (withClock) accountsOf(accounts, 4);
+    const withClock = legacyLayout(accounts, 1, CLOCK_SYSVAR, 4);
     return {
       type: "authorizeChecked",
       info: {
@@ -236,8 +240,7 @@ const DECODERS: readonly InstructionDecoder[] = [
   (accounts, data) => {
     const at = accountsOf(accounts, 3);
     const [authorityType, authoritySeed, authorityOwner] = [stakeAuthorize(data), data.string(), data.key()];
-    const withClock = at(2) === CLOCK_SYSVAR;
-    if (withClock) accountsOf(accounts, 4);
+    const withClock = legacyLayout(accounts, 2, CLOCK_SYSVAR, 4);
     return {
       type: "authorizeCheckedWithSeed",
       info: {
@@ -254,8 +257,8 @@ const DECODERS: readonly InstructionDecoder[] = [
   },
   (accounts, data) => {
     const at = accountsOf(accounts, 2);
-    const unixTimestamp = optional(data, () => data.i64());
-    const epoch = optional(data, () => data.u64());
+    const unixTimestamp = data.option(() => data.i64());
+    const epoch = data.option(() => data.u64());
     return {
       type: "setLockupChecked",
       info: {

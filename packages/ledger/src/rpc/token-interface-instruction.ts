@@ -45,7 +45,7 @@ const updateMetadataField: TokenDecoder = (accounts, data) => {
 
 const removeMetadataKey: TokenDecoder = (accounts, data) => {
   const at = accountsOf(accounts, 2);
-  const idempotent = data.borshBool();
+  const idempotent = data.bool();
   return {
     type: "removeTokenMetadataKey",
     info: { metadata: at(0), updateAuthority: at(1), key: data.borshString(), idempotent },
@@ -62,8 +62,8 @@ const updateMetadataAuthority: TokenDecoder = (accounts, data) => {
 
 const emitMetadata: TokenDecoder = (accounts, data) => {
   const at = accountsOf(accounts, 1);
-  const start = data.borshOptionalU64();
-  const end = data.borshOptionalU64();
+  const start = data.option(() => data.u64());
+  const end = data.option(() => data.u64());
   return {
     type: "emitTokenMetadata",
     info: { metadata: at(0), ...(start === null ? {} : { start }), ...(end === null ? {} : { end }) },
