@@ -9,6 +9,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
+import { ABAS_ATTESTATION_PROGRAM_ADDRESS } from "@abas/program-client";
 import { getTransferSolInstruction } from "@solana-program/system";
 import {
   AccountRole,
@@ -19,6 +20,7 @@ import {
   type Instruction,
 } from "@solana/kit";
 
+import { instructionParsers } from "../rpc/parsed-instruction.js";
 import { renderTransaction } from "../rpc/transaction-encoding.js";
 import { parseWireTransaction } from "../transactions/wire-transaction.js";
 import { signInstructions } from "./support/transactions.js";
@@ -40,7 +42,7 @@ async function writableByKey(instructions: readonly Instruction[]): Promise<Reco
   const parsed = renderTransaction(
     parseWireTransaction(bytes),
     { writable: [], readonly: [] },
-    "jsonParsed",
+    { encoding: "jsonParsed", parsers: instructionParsers(ABAS_ATTESTATION_PROGRAM_ADDRESS) },
   ) as {
     message: { accountKeys: { pubkey: string; writable: boolean }[] };
   };

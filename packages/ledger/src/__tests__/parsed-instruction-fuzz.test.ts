@@ -8,10 +8,11 @@ import assert from "node:assert/strict";
 import { hash } from "node:crypto";
 import { test } from "node:test";
 
+import { ABAS_ATTESTATION_PROGRAM_ADDRESS } from "@abas/program-client";
 import { Keypair } from "@solana/web3.js";
 import type { Address } from "@solana/kit";
 
-import { renderParsedInstruction } from "../rpc/parsed-instruction.js";
+import { instructionParsers, renderParsedInstruction } from "../rpc/parsed-instruction.js";
 import { parseStakeAccountData } from "../rpc/stake-account-data.js";
 import { STAKE_PROGRAM } from "../rpc/stake-instruction.js";
 import { SYSTEM_PROGRAM } from "../rpc/system-instruction.js";
@@ -57,8 +58,11 @@ const INTERFACE_NAMES = [
   "spl_token_metadata_interface:emitter",
 ];
 
-/** Each program with the beginnings of its instructions' data. */
-const PROGRAMS: ReadonlyArray<{ program: Address; prefixes: Uint8Array[] }> = [
+/**
+ * Each program with the beginnings of its instructions' data, and for a program that takes only
+ * data of an instruction's exact length, each beginning's lengths (half its runs use one).
+ */
+const PROGRAMS: ReadonlyArray<{ program: Address; prefixes: Uint8Array[]; lengths?: number[][] }> = [
   {
     program: TOKEN_2022_PROGRAM,
     prefixes: [
@@ -69,19 +73,29 @@ const PROGRAMS: ReadonlyArray<{ program: Address; prefixes: Uint8Array[] }> = [
   { program: STAKE_PROGRAM, prefixes: Array.from({ length: 19 }, (_, tag) => u32(tag)) },
   { program: SYSTEM_PROGRAM, prefixes: Array.from({ length: 14 }, (_, tag) => u32(tag)) },
   { program: UPGRADEABLE_LOADER, prefixes: Array.from({ length: 11 }, (_, tag) => u32(tag)) },
+  {
+    program: ABAS_ATTESTATION_PROGRAM_ADDRESS,
+    prefixes: Array.from({ length: 7 }, (_, tag) => Uint8Array.of(tag)),
+    // initialize, registerAgent, updateAgent, attest, attestBatch, publishBatchLeaves of 1-3 leaves
+    lengths: [[5], [3], [3], [36], [36], [37, 71, 105], [1]],
+  },
 ];
+
+const PARSERS = instructionParsers(ABAS_ATTESTATION_PROGRAM_ADDRESS);
 
 test("no instruction data makes a jsonParsed instruction decoder throw", () => {
   const random = randomIntegers(1);
   const accounts = Array.from({ length: 11 }, () => Keypair.generate().publicKey.toBase58() as Address);
   const decoded = new Map<Address, number>();
   for (let run = 0; run < RUNS; run++) {
-    const { program, prefixes } = PROGRAMS[random(PROGRAMS.length)]!;
-    const data = Uint8Array.from([
-      ...prefixes[random(prefixes.length)]!,
-      ...randomBytes(random, random(120)),
-    ]);
-    const shown = renderParsedInstruction(program, accounts.slice(0, random(12)), data, 1);
+    const { program, prefixes, lengths } = PROGRAMS[random(PROGRAMS.length)]!;
+    const which = random(prefixes.length);
+    const prefix = prefixes[which]!;
+    const exact = lengths?.[which];
+    const length =
+      exact !== undefined && random(2) === 0 ? exact[random(exact.length)]! - prefix.length : random(120);
+    const data = Uint8Array.from([...prefix, ...randomBytes(random, length)]);
+    const shown = renderParsedInstruction(PARSERS, program, accounts.slice(0, random(12)), data, 1);
     if ("parsed" in (shown as object)) decoded.set(program, (decoded.get(program) ?? 0) + 1);
   }
   // Each program's decoders were reached, not only their refusals

@@ -326,25 +326,4 @@ describe("jsonParsed instructions", () => {
     });
     assert.equal(decodeKitInstruction({ ...transfer, accounts: transfer.accounts.slice(0, 1) }), undefined);
   });
-
-  test("an ABAS instruction comes back partially decoded, as a validator, which has no ABAS parser, shows it", async () => {
-    // Given the program's transactions from genesis (deployment, then its initialize)
-    const history = await clients.rpc.getSignaturesForAddress(address(ledger.programId)).send();
-
-    // When they are read as jsonParsed
-    const transactions = await Promise.all(
-      history.map(({ signature }) =>
-        clients.rpc
-          .getTransaction(signature, { encoding: "jsonParsed", maxSupportedTransactionVersion: 0 })
-          .send(),
-      ),
-    );
-
-    // Then the ABAS instruction is its program id, accounts and base58 data, with no parsed form
-    const instruction = transactions
-      .flatMap((transaction) => transaction!.transaction.message.instructions)
-      .find((entry) => entry.programId === ledger.programId);
-    assert.ok(instruction);
-    assert.deepEqual(Object.keys(instruction).sort(), ["accounts", "data", "programId", "stackHeight"]);
-  });
 });

@@ -4,23 +4,25 @@
  * account keys), its status metadata, and its version when the client says which versions it
  * supports (a client that does not gets -32015 for a v0 transaction, as from a validator).
  */
+import type { Address } from "@solana/kit";
+
 import type { TransactionRecord } from "../storage/log-record.js";
 import { parseWireTransaction } from "../transactions/wire-transaction.js";
 import { RpcError, RpcErrorCode } from "./json-rpc.js";
 import { optionalEnum, optionalInteger, type Config } from "./params.js";
+import { instructionParsers } from "./parsed-instruction.js";
 import {
   renderBalancesMeta,
   renderMeta,
   renderTransaction,
   renderTransactionAccounts,
-  type TransactionEncoding,
+  type TransactionRendering,
 } from "./transaction-encoding.js";
 
 /** The highest transaction version a client may say it supports (a u8 on a validator). */
 const MAX_TRANSACTION_VERSION = 255;
 
-export interface TransactionView {
-  readonly encoding: TransactionEncoding;
+export interface TransactionView extends TransactionRendering {
   readonly maxSupportedTransactionVersion: number | undefined;
   /** "accounts": signatures and account keys, balances only (getBlock). */
   readonly details: "full" | "accounts";
@@ -28,8 +30,10 @@ export interface TransactionView {
   readonly showRewards: boolean;
 }
 
+/** The view a request's config asks for; jsonParsed decodes the instructions of the ABAS program at `abasProgramId` too. */
 export function readTransactionView(
   config: Config,
+  abasProgramId: Address,
   block: Pick<TransactionView, "details" | "showRewards"> = { details: "full", showRewards: true },
 ): TransactionView {
   return {
@@ -40,6 +44,7 @@ export function readTransactionView(
       0,
       MAX_TRANSACTION_VERSION,
     ),
+    parsers: instructionParsers(abasProgramId),
     ...block,
   };
 }
@@ -64,8 +69,8 @@ export function renderConfirmedTransaction(
           meta: renderBalancesMeta(record.meta, view.showRewards),
         }
       : {
-          transaction: renderTransaction(transaction, loaded, view.encoding),
-          meta: renderMeta(record.meta, transaction, view.encoding, view.showRewards),
+          transaction: renderTransaction(transaction, loaded, view),
+          meta: renderMeta(record.meta, transaction, view, view.showRewards),
         }),
     ...(view.maxSupportedTransactionVersion === undefined ? {} : { version: transaction.version }),
   };

@@ -2,15 +2,16 @@
  * Instructions as `jsonParsed` shows them, in a validator's shape: a program with a parser here
  * gives `{ program, programId, parsed, stackHeight }` (System, SPL Token and Token-2022, the
  * Associated Token Account program, SPL Memo, Address Lookup Table, Stake, the BPF Upgradeable
- * Loader); any other instruction, and one its parser refuses, comes back partially decoded as
- * `{ programId, accounts, data, stackHeight }`, as a validator shows instructions it has no parser
- * for. The ABAS program is one of those: validators do not know it, so clients get the same shape
- * from this ledger as from a cluster.
+ * Loader) and the ledger's own ABAS program, which no validator has a parser for, gives
+ * `{ program, programId, parsed, stackHeight }`; any other instruction, and one its parser refuses,
+ * comes back partially decoded as `{ programId, accounts, data, stackHeight }`, as a validator shows
+ * instructions it has no parser for.
  */
 import type { Address } from "@solana/kit";
 
 import { toBase58 } from "../encoding.js";
 import { ADDRESS_LOOKUP_TABLE_PROGRAM } from "../transactions/address-lookup-tables.js";
+import { abasInstructionDecoder } from "./abas-instruction.js";
 import { decodeAddressLookupTableInstruction } from "./address-lookup-table-instruction.js";
 import { decodeAssociatedTokenInstruction } from "./associated-token-instruction.js";
 import { UTF8 } from "./instruction-data.js";
@@ -62,14 +63,26 @@ const PARSERS: ReadonlyMap<string, InstructionParser> = new Map<string, Instruct
   [UPGRADEABLE_LOADER, { program: "bpf-upgradeable-loader", parse: decodeUpgradeableLoaderInstruction }],
 ]);
 
+/** The parser of each program jsonParsed decodes, the ABAS program at `abasProgramId` among them. */
+export type InstructionParsers = (programId: Address) => InstructionParser | undefined;
+
+export function instructionParsers(abasProgramId: Address): InstructionParsers {
+  const abasParser: InstructionParser = {
+    program: "abas-attestation",
+    parse: abasInstructionDecoder(abasProgramId),
+  };
+  return (programId) => PARSERS.get(programId) ?? (programId === abasProgramId ? abasParser : undefined);
+}
+
 /** One instruction as `jsonParsed` shows it. */
 export function renderParsedInstruction(
+  parsers: InstructionParsers,
   programId: Address,
   accounts: readonly Address[],
   data: Uint8Array,
   stackHeight: number | null,
 ): unknown {
-  const parser = PARSERS.get(programId);
+  const parser = parsers(programId);
   const parsed = parser?.parse(accounts, data);
   if (parser === undefined || parsed === undefined) {
     return { programId, accounts, data: toBase58(data), stackHeight };

@@ -11,11 +11,17 @@ import { fromBase58, toBase58, toBase64 } from "../encoding.js";
 import type { LoadedAddresses } from "../transactions/address-lookup-tables.js";
 import type { InnerInstructions, TokenBalance, TransactionMeta } from "../transactions/transaction-meta.js";
 import { isStaticAccountWritable, type WireTransaction } from "../transactions/wire-transaction.js";
-import { renderParsedInstruction } from "./parsed-instruction.js";
+import { renderParsedInstruction, type InstructionParsers } from "./parsed-instruction.js";
 import { RESERVED_ACCOUNT_KEYS } from "./reserved-account-keys.js";
 import { uiTokenAmount } from "./token-amount.js";
 
 export type TransactionEncoding = "json" | "jsonParsed" | "base64" | "base58";
+
+/** How a transaction is shown: its encoding, and the instruction parsers `jsonParsed` decodes with. */
+export interface TransactionRendering {
+  readonly encoding: TransactionEncoding;
+  readonly parsers: InstructionParsers;
+}
 
 /** The stack height of a transaction's own instructions (those they invoke are 2 and up). */
 const TRANSACTION_LEVEL_STACK_HEIGHT = 1;
@@ -74,7 +80,11 @@ function annotatedAccountKeys(transaction: WireTransaction, loaded: LoadedAddres
   }));
 }
 
-function renderParsed(transaction: WireTransaction, loaded: LoadedAddresses): unknown {
+function renderParsed(
+  transaction: WireTransaction,
+  loaded: LoadedAddresses,
+  parsers: InstructionParsers,
+): unknown {
   const keys = allKeys(transaction, loaded);
   return {
     signatures: transaction.signatures.map(toBase58),
@@ -83,6 +93,7 @@ function renderParsed(transaction: WireTransaction, loaded: LoadedAddresses): un
       recentBlockhash: transaction.recentBlockhash,
       instructions: transaction.instructions.map((instruction) =>
         renderParsedInstruction(
+          parsers,
           keys[instruction.programIdIndex]!,
           instruction.accounts.map((index) => keys[index]!),
           instruction.data,
@@ -97,7 +108,7 @@ function renderParsed(transaction: WireTransaction, loaded: LoadedAddresses): un
 export function renderTransaction(
   transaction: WireTransaction,
   loaded: LoadedAddresses,
-  encoding: TransactionEncoding,
+  { encoding, parsers }: TransactionRendering,
 ): unknown {
   switch (encoding) {
     case "base64":
@@ -105,22 +116,24 @@ export function renderTransaction(
     case "base58":
       return [toBase58(transaction.bytes), "base58"];
     case "jsonParsed":
-      return renderParsed(transaction, loaded);
+      return renderParsed(transaction, loaded, parsers);
     case "json":
       return renderJson(transaction);
   }
 }
 
+/** Inner instructions as they were recorded, or decoded with `parsers` (jsonParsed). */
 function renderInnerInstructions(
   inner: readonly InnerInstructions[],
   keys: readonly Address[],
-  parsed: boolean,
+  parsers: InstructionParsers | undefined,
 ): unknown {
-  if (!parsed) return inner;
+  if (parsers === undefined) return inner;
   return inner.map(({ index, instructions }) => ({
     index,
     instructions: instructions.map((instruction) =>
       renderParsedInstruction(
+        parsers,
         keys[instruction.programIdIndex]!,
         instruction.accounts.map((i) => keys[i]!),
         fromBase58(instruction.data),
@@ -171,14 +184,18 @@ export function renderBalancesMeta(meta: TransactionMeta, showRewards: boolean):
 export function renderMeta(
   meta: TransactionMeta,
   transaction: WireTransaction,
-  encoding: TransactionEncoding,
+  { encoding, parsers }: TransactionRendering,
   showRewards: boolean,
 ): unknown {
   const keys = allKeys(transaction, meta.loadedAddresses);
   const { preTokenBalances, postTokenBalances, ...outcome } = renderBalances(meta);
   return {
     ...outcome,
-    innerInstructions: renderInnerInstructions(meta.innerInstructions, keys, encoding === "jsonParsed"),
+    innerInstructions: renderInnerInstructions(
+      meta.innerInstructions,
+      keys,
+      encoding === "jsonParsed" ? parsers : undefined,
+    ),
     logMessages: meta.logMessages,
     preTokenBalances,
     postTokenBalances,

@@ -62,9 +62,17 @@ export async function landWithoutPreflight(
   transaction.feePayer = payer.publicKey;
   transaction.sign(payer);
   const signature = await connection.sendRawTransaction(transaction.serialize(), { skipPreflight: true });
+  return { signature, err: await landedError(connection, signature) };
+}
+
+/** Waits until the transaction `signature` has a status; its error, or null when it succeeded. */
+export async function landedError(
+  connection: Connection,
+  signature: string,
+): Promise<TransactionError | null> {
   for (let attempt = 0; attempt < 100; attempt++) {
     const status = (await connection.getSignatureStatus(signature)).value;
-    if (status !== null) return { signature, err: status.err };
+    if (status !== null) return status.err;
     await sleep(50);
   }
   throw new Error(`${signature} did not land`);

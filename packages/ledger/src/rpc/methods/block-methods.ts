@@ -38,7 +38,7 @@ export const blockMethods: Record<string, LedgerRpcMethod> = {
       optionalEnum(config, "transactionDetails", ["full", "accounts", "signatures", "none"] as const) ??
       "full";
     const rewards = optionalBoolean(config, "rewards") ?? true;
-    const view = readTransactionView(config, {
+    const view = readTransactionView(config, ledger.programId, {
       details: details === "accounts" ? "accounts" : "full",
       showRewards: rewards,
     });

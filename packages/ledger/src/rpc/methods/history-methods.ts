@@ -57,7 +57,7 @@ export const historyMethods: Record<string, LedgerRpcMethod> = {
     const signature = signatureParam(requiredParam(args, 0, "signature"), "signature");
     const config =
       typeof args[1] === "string" ? { encoding: args[1] } : configParam(args, 1, "getTransaction");
-    const view = readTransactionView(config);
+    const view = readTransactionView(config, ledger.programId);
     checkHistoryCommitment(config);
     checkCommonConfig(config, ledger.currentSlot());
     const found = ledger.transaction(signature);
