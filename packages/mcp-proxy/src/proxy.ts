@@ -82,7 +82,8 @@ function withNotRecorded(line: Buffer, failures: ReadonlyMap<number, Record<stri
 }
 
 /**
- * Saves a receipt with its call. When the file cannot be written the error is thrown on: the
+ * Saves a receipt with its call, on the disk before it returns with "fsync" durability (the batch is
+ * closed and the call let go after it). When the file cannot be written the error is thrown on: the
  * attestor then leaves the batch open and delivers its receipts again later (or the next start
  * does), and the journal keeps the call until then.
  */
@@ -90,12 +91,12 @@ async function saveReceipt(
   receiptsDir: string,
   calls: CallJournal,
   receipt: BatchItemReceipt,
-  log: (line: string) => void,
+  { durability, log }: Readonly<{ durability: ProxyConfig["durability"]; log: (line: string) => void }>,
 ): Promise<void> {
   const call = calls.receiptStarted(receipt.actionHash);
   let written = false;
   try {
-    await writeReceiptFile(receiptsDir, { call, receipt });
+    await writeReceiptFile(receiptsDir, { call, receipt }, { flush: durability === "fsync" });
     written = true;
   } catch (error) {
     log(
@@ -137,7 +138,8 @@ export async function runProxy(config: ProxyConfig, streams: ProxyStreams): Prom
     durability: config.durability,
     maxBatchDelayMs: config.maxBatchDelayMs,
     // The attestor closes a batch on disk only once its receipts are saved.
-    onReceipt: async (receipt) => saveReceipt(receiptsDir, await opening, receipt, log),
+    onReceipt: async (receipt) =>
+      saveReceipt(receiptsDir, await opening, receipt, { durability: config.durability, log }),
   });
   let calls: CallJournal;
   try {

@@ -3,11 +3,12 @@
  * itself and its receipt, everything needed to check later that the call is what the ledger
  * attests (`verifyReceiptFile`). A file is written once, whole (written aside, then renamed), so
  * a receipt delivered again after a restart replaces it with the same content, never a second
- * file, and never a file that has the call with one that has not.
+ * file, and never a file that has the call with one that has not. With `flush`, the file and its
+ * entry in the folder are on the disk when the write returns.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { mkdir, rename, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { mkdir, open, rename, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
 
 import {
   ABAS_SDK__RECEIPT_CALL_MISMATCH,
@@ -36,11 +37,34 @@ export function receiptFilePath(folder: string, actionHash: string): string {
 
 let asideFiles = 0;
 
+/** Makes the entries of `dir` (a rename into it, a file made in it) durable. */
+async function flushFolder(dir: string): Promise<void> {
+  const handle = await open(dir, "r");
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+export type WriteReceiptOptions = Readonly<{
+  /**
+   * Flush the file and its folder entry to the disk before returning ("fsync" durability): the
+   * caller then lets the call go from its journal and closes the batch, so a power loss must not
+   * take the file back.
+   */
+  flush?: boolean;
+}>;
+
 /**
  * Writes with the file system's own threads: the proxy's thread goes on forwarding meanwhile. The
  * folder is made (0700) the first time it is missing.
  */
-export async function writeReceiptFile(folder: string, content: ReceiptFile): Promise<string> {
+export async function writeReceiptFile(
+  folder: string,
+  content: ReceiptFile,
+  { flush = false }: WriteReceiptOptions = {},
+): Promise<string> {
   const path = receiptFilePath(folder, content.receipt.actionHash);
   // A receipt delivered again once its call left the calls journal (its file was written then)
   // keeps the file that has the call.
@@ -49,13 +73,15 @@ export async function writeReceiptFile(folder: string, content: ReceiptFile): Pr
   const aside = `${path}.${process.pid}.${(asideFiles += 1)}.tmp`;
   const text = `${JSON.stringify(content, null, 2)}\n`;
   try {
-    await writeFile(aside, text, { mode: 0o600 });
+    await writeFile(aside, text, { mode: 0o600, flush });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
     await mkdir(folder, { recursive: true, mode: 0o700 });
-    await writeFile(aside, text, { mode: 0o600 });
+    if (flush) await flushFolder(dirname(folder));
+    await writeFile(aside, text, { mode: 0o600, flush });
   }
   await rename(aside, path);
+  if (flush) await flushFolder(folder);
   return path;
 }
 
