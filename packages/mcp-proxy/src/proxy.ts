@@ -5,6 +5,7 @@
  */
 import { spawn } from "node:child_process";
 import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
 import type { Readable, Writable } from "node:stream";
 
 import {
@@ -16,7 +17,7 @@ import {
   isAbasError,
 } from "@abas/errors";
 import { canonicalize, hashActionNow, loadKeypair, type BatchItemReceipt } from "@abas/sdk";
-import { Attestor, queuedActionHashes } from "@abas/sdk/attestor";
+import { Attestor, queuedActionHashes, syncDirectory } from "@abas/sdk/attestor";
 
 import { CallJournal } from "./call-journal.js";
 import { arrayElementRanges, MessageLines } from "./message-lines.js";
@@ -121,7 +122,17 @@ export async function runProxy(config: ProxyConfig, streams: ProxyStreams): Prom
   const agent = await loadKeypair(config.agentKeypair, "agentKeypair");
   const { queueDir, receiptsDir } = defaultFolders(agent.address, config);
   mkdirSync(queueDir, { recursive: true, mode: 0o700 });
-  mkdirSync(receiptsDir, { recursive: true, mode: 0o700 });
+  const created = mkdirSync(receiptsDir, { recursive: true, mode: 0o700 });
+  if (config.durability === "fsync") {
+    // The receipts folder (and the folders made for it) must outlive a power loss too: each is
+    // flushed in its parent. A file system that cannot flush a folder stops the proxy here, not
+    // at every receipt.
+    const top = dirname(created ?? receiptsDir);
+    for (let dir = receiptsDir; ; dir = dirname(dir)) {
+      syncDirectory(dir);
+      if (dir === top || dir === dirname(dir)) break;
+    }
+  }
   // The calls journal is opened once the attestor holds the queue's lock; receipts of batches
   // resumed at open wait for it.
   let journal!: { opened: (calls: CallJournal) => void; failed: (error: unknown) => void };

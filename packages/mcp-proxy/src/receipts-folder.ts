@@ -37,14 +37,59 @@ export function receiptFilePath(folder: string, actionHash: string): string {
 
 let asideFiles = 0;
 
-/** Makes the entries of `dir` (a rename into it, a file made in it) durable. */
-async function flushFolder(dir: string): Promise<void> {
-  const handle = await open(dir, "r");
+/** Flushes a file's data, or a folder's entries (a rename into it, a file made in it), to the disk. */
+async function flushPath(path: string): Promise<void> {
+  const handle = await open(path, "r");
   try {
     await handle.sync();
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * Flushes of one folder's entries, shared: a flush asked for while another runs starts once that
+ * one ends and answers every request made meanwhile, so the receipts of a batch, renamed together,
+ * cost a few folder flushes rather than one each. A request is only answered by a flush that
+ * started after it was made, so after the rename that preceded it.
+ */
+export class FolderFlusher {
+  #running: Promise<void> | undefined;
+  #queued: Promise<void> | undefined;
+
+  constructor(
+    readonly folder: string,
+    private readonly flushFolder: (folder: string) => Promise<void> = flushPath,
+  ) {}
+
+  flush(): Promise<void> {
+    if (this.#queued !== undefined) return this.#queued;
+    if (this.#running === undefined) return this.#start();
+    const queued = this.#running
+      .catch(() => {})
+      .then(() => {
+        this.#queued = undefined;
+        return this.#start();
+      });
+    this.#queued = queued;
+    return queued;
+  }
+
+  #start(): Promise<void> {
+    const running = this.flushFolder(this.folder).finally(() => {
+      if (this.#running === running) this.#running = undefined;
+    });
+    this.#running = running;
+    return running;
+  }
+}
+
+const folderFlushers = new Map<string, FolderFlusher>();
+
+function flushFolder(folder: string): Promise<void> {
+  let flusher = folderFlushers.get(folder);
+  if (flusher === undefined) folderFlushers.set(folder, (flusher = new FolderFlusher(folder)));
+  return flusher.flush();
 }
 
 export type WriteReceiptOptions = Readonly<{
@@ -67,8 +112,14 @@ export async function writeReceiptFile(
 ): Promise<string> {
   const path = receiptFilePath(folder, content.receipt.actionHash);
   // A receipt delivered again once its call left the calls journal (its file was written then)
-  // keeps the file that has the call.
-  if (content.call === null && existsSync(path)) return path;
+  // keeps the file that has the call; written maybe without a flush, by a run with "write".
+  if (content.call === null && existsSync(path)) {
+    if (flush) {
+      await flushPath(path);
+      await flushFolder(folder);
+    }
+    return path;
+  }
   // Its own name per write: two identical calls (the same hash) may be saved at the same time.
   const aside = `${path}.${process.pid}.${(asideFiles += 1)}.tmp`;
   const text = `${JSON.stringify(content, null, 2)}\n`;
@@ -77,7 +128,7 @@ export async function writeReceiptFile(
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
     await mkdir(folder, { recursive: true, mode: 0o700 });
-    if (flush) await flushFolder(dirname(folder));
+    if (flush) await flushPath(dirname(folder));
     await writeFile(aside, text, { mode: 0o600, flush });
   }
   await rename(aside, path);

@@ -6,11 +6,21 @@
  * official MCP client calls server-everything through it.
  */
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { after, before, describe, it } from "node:test";
 
 import { startLedgerWithAgent, type LedgerAndAgent } from "./support/ledger-and-agent.js";
-import { connectClient, EVERYTHING_SERVER, proxyCommand, proxyOptions } from "./support/proxy-process.js";
+import {
+  connectClient,
+  EVERYTHING_SERVER,
+  proxyCommand,
+  proxyOptions,
+  TSX_LOADER,
+} from "./support/proxy-process.js";
 import { waitForReceipts } from "./support/receipts.js";
 import {
   descriptorPath,
@@ -36,7 +46,7 @@ function queueLines(calls: readonly Syscall[], queueFile: string) {
       const entry = JSON.parse(line) as { a?: number; h?: string; b?: number; ids?: number[]; d?: number };
       if (entry.a !== undefined) actions.set(entry.a, entry.h!);
       if (entry.b !== undefined) batches.set(entry.b, entry.ids!);
-      if (entry.d !== undefined) done.set(entry.d, call);
+      if (entry.d !== undefined && !done.has(entry.d)) done.set(entry.d, call);
     }
   }
   return { actions, batches, done };
@@ -54,8 +64,10 @@ describe("receipt files with --durability fsync", { skip: straceSkipReason() }, 
 
   it("flushes each receipt file and its folder entry before the batch's done line", async () => {
     // Given the proxy with fsync durability, its system calls traced
-    const dirs = { queueDir: join(setup.workDir, "queue"), receiptsDir: join(setup.workDir, "receipts") };
-    const trace = join(setup.workDir, "proxy.strace");
+    // (strace names descriptors by their resolved paths)
+    const workDir = realpathSync(setup.workDir);
+    const dirs = { queueDir: join(workDir, "queue"), receiptsDir: join(workDir, "receipts") };
+    const trace = join(workDir, "proxy.strace");
     const proxy = proxyCommand(proxyOptions(setup, dirs, ["--durability", "fsync"]), [
       process.execPath,
       EVERYTHING_SERVER,
@@ -103,6 +115,68 @@ describe("receipt files with --durability fsync", { skip: straceSkipReason() }, 
       }
     } finally {
       await client.close();
+    }
+  });
+
+  it("shares folder flushes among receipts written together, each answered by one that started after its rename", () => {
+    // Given 100 receipts written at once (a full batch) with flush, then one delivered again without its call
+    const folder = join(realpathSync(mkdtempSync(join(tmpdir(), "abas-receipts-flush-"))), "receipts");
+    const trace = `${folder}.strace`;
+    // The script notes each receipt here once its write returned
+    const saved = `${folder}.saved`;
+    const module = fileURLToPath(new URL("../receipts-folder.ts", import.meta.url));
+    const script = `
+      import { openSync, writeSync } from "node:fs";
+      import { writeReceiptFile } from ${JSON.stringify(module)};
+      const folder = ${JSON.stringify(folder)};
+      const saved = openSync(${JSON.stringify(saved)}, "a");
+      const receipt = (index) => ({ actionHash: index.toString(16).padStart(64, "0") });
+      const call = { kind: "test/tool-call", tool: "echo", arguments: {}, startedAt: "t0", endedAt: "t1" };
+      const write = async (content) => {
+        await writeReceiptFile(folder, content, { flush: true });
+        writeSync(saved, content.receipt.actionHash + " ");
+      };
+      await write({ call, receipt: receipt(0) });
+      await Promise.all(Array.from({ length: 100 }, (_, index) => write({ call, receipt: receipt(index + 1) })));
+      await write({ call: null, receipt: receipt(1) });`;
+    try {
+      const [command, ...args] = straceCommand(trace, [
+        process.execPath,
+        "--import",
+        TSX_LOADER,
+        "--input-type=module",
+        "--eval",
+        script,
+      ]);
+      execFileSync(command!, args, { stdio: "inherit" });
+      const calls = readSyscalls(trace);
+
+      // Then each write returned only after a folder flush that started once its rename was done
+      const renames = calls.filter((call) => isRename(call) && quotedArguments(call)[1]!.startsWith(folder));
+      assert.equal(renames.length, 101);
+      const folderFlushes = calls.filter((call) => isFlush(call) && descriptorPath(call) === folder);
+      const returned = calls.filter((call) => call.name === "write" && descriptorPath(call) === saved);
+      for (const rename of renames) {
+        const file = quotedArguments(rename)[1]!;
+        const back = returned.find((call) => file.endsWith(`${quotedArguments(call)[0]!.trim()}.json`));
+        assert.ok(back, `${file} was saved`);
+        assert.ok(
+          folderFlushes.some((flush) => flush.start >= rename.end && flush.end <= back.start),
+          `a folder flush between the rename of ${file} and the return of its write`,
+        );
+      }
+      // ...with fewer folder flushes than receipts
+      assert.ok(folderFlushes.length < renames.length, `${folderFlushes.length} folder flushes`);
+      // And the file delivered again was flushed, with its folder, though it was not rewritten
+      const again = join(folder, `${"1".padStart(64, "0")}.json`);
+      const lastRename = renames.at(-1)!;
+      const againFlush = calls.find(
+        (call) => isFlush(call) && descriptorPath(call) === again && call.start >= lastRename.end,
+      );
+      assert.ok(againFlush, `${again} flushed when delivered again`);
+      assert.ok(folderFlushes.some((flush) => flush.start >= againFlush.end));
+    } finally {
+      rmSync(join(folder, ".."), { recursive: true, force: true });
     }
   });
 });

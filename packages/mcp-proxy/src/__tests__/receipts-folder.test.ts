@@ -7,7 +7,7 @@ import { after, describe, it } from "node:test";
 
 import type { BatchItemReceipt } from "@abas/sdk";
 
-import { writeReceiptFile } from "../receipts-folder.js";
+import { FolderFlusher, writeReceiptFile } from "../receipts-folder.js";
 
 describe("writeReceiptFile", () => {
   const work = mkdtempSync(join(tmpdir(), "abas-receipts-folder-"));
@@ -52,5 +52,49 @@ describe("writeReceiptFile", () => {
       JSON.parse(readFileSync(await writeReceiptFile(folder, { call: null, receipt: lost }), "utf8")).call,
       null,
     );
+  });
+});
+
+describe("FolderFlusher", () => {
+  it("answers a request only with a flush that started after it, one flush for all who waited", async () => {
+    // Given flushes the test finishes by hand (the rule under test is which flush answers whom)
+    const started: Array<() => void> = [];
+    const flusher = new FolderFlusher("/receipts", () => new Promise<void>((done) => started.push(done)));
+    const answered: string[] = [];
+    const ask = (name: string) => flusher.flush().then(() => answered.push(name));
+
+    // When A asks with nothing running, and B and C ask while A's flush runs
+    const a = ask("A");
+    const b = ask("B");
+    const c = ask("C");
+    assert.equal(started.length, 1);
+    started[0]!();
+    await a;
+    await new Promise((resolve) => setImmediate(resolve));
+
+    // Then A's flush answers A only; B and C share the one that started after it
+    assert.deepEqual(answered, ["A"]);
+    assert.equal(started.length, 2);
+    // And D, asking while that one runs, waits for a third
+    const d = ask("D");
+    started[1]!();
+    await Promise.all([b, c]);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(answered, ["A", "B", "C"]);
+    assert.equal(started.length, 3);
+    started[2]!();
+    await d;
+    assert.deepEqual(answered, ["A", "B", "C", "D"]);
+  });
+
+  it("passes a failed flush to everyone it answers, and flushes again for the next request", async () => {
+    let calls = 0;
+    const flusher = new FolderFlusher("/receipts", async () => {
+      calls += 1;
+      if (calls === 1) throw Object.assign(new Error("EIO: i/o error, fsync"), { code: "EIO" });
+    });
+    await assert.rejects(flusher.flush(), /EIO/);
+    await flusher.flush();
+    assert.equal(calls, 2);
   });
 });

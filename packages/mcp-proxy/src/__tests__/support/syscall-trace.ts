@@ -3,13 +3,16 @@
  * around the proxy): each call's thread, name, arguments (descriptors with their paths), and when
  * it started and ended, so a test can check the order in which data reached the disk.
  */
+import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 
 export const STRACE = "/usr/bin/strace";
 
 /** Why the tests that trace system calls cannot run here, or false when they can. */
 export function straceSkipReason(): string | false {
-  return existsSync(STRACE) ? false : "install Debian's strace: sudo apt-get install strace";
+  if (!existsSync(STRACE)) return "install Debian's strace: sudo apt-get install strace";
+  const probe = spawnSync(STRACE, ["-f", "-qq", "-o", "/dev/null", "true"]);
+  return probe.status === 0 ? false : `strace cannot trace here: ${probe.stderr.toString().trim()}`;
 }
 
 /** `strace` and its options, followed by the traced command: flushes, renames and writes of every thread. */
@@ -27,14 +30,16 @@ export type Syscall = Readonly<{
   name: string;
   /** As strace prints them: descriptors as `fd</path>`, strings quoted and escaped. */
   args: string;
+  /** What it returned: `0`, `-1 EIO (...)`, `?`... */
+  result: string;
   /** Seconds since the epoch. */
   start: number;
   end: number;
 }>;
 
-const COMPLETE = /^(\d+) (\d+\.\d+) (\w+)\((.*)\) += (-?\d+|\?).*<(\d+\.\d+)>$/;
+const COMPLETE = /^(\d+) (\d+\.\d+) (\w+)\((.*)\) += (.*) <(\d+\.\d+)>$/;
 const UNFINISHED = /^(\d+) (\d+\.\d+) (\w+)\((.*) <unfinished \.\.\.>$/;
-const RESUMED = /^(\d+) \d+\.\d+ <\.\.\. (\w+) resumed>(.*)\) += (-?\d+|\?).*<(\d+\.\d+)>$/;
+const RESUMED = /^(\d+) \d+\.\d+ <\.\.\. (\w+) resumed>(.*)\) += (.*) <(\d+\.\d+)>$/;
 
 /** The completed calls of a log, in the order they started. */
 export function readSyscalls(logFile: string): Syscall[] {
@@ -48,6 +53,7 @@ export function readSyscalls(logFile: string): Syscall[] {
         thread: Number(complete[1]),
         name: complete[3]!,
         args: complete[4]!,
+        result: complete[5]!,
         start,
         end: start + Number(complete[6]),
       });
@@ -70,6 +76,7 @@ export function readSyscalls(logFile: string): Syscall[] {
         thread: Number(resumed[1]),
         name: begun.name,
         args: begun.args + resumed[3]!,
+        result: resumed[4]!,
         start: begun.start,
         end: begun.start + Number(resumed[5]),
       });
@@ -83,12 +90,42 @@ export function descriptorPath(call: Syscall): string | undefined {
   return /^\d+<([^>]*)>/.exec(call.args)?.[1];
 }
 
-/** The quoted strings among a call's arguments, unescaped (a rename's paths, a write's bytes). */
-export function quotedArguments(call: Syscall): string[] {
-  return [...call.args.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map(
-    (match) => JSON.parse(`"${match[1]!.replace(/\\x([0-9a-f]{2})/g, "\\u00$1")}"`) as string,
-  );
+const ESCAPES: Readonly<Record<string, number>> = { n: 10, t: 9, r: 13, v: 11, f: 12, '"': 34, "\\": 92 };
+
+/** A string as strace escapes it (C escapes, other bytes in octal), as UTF-8 text. */
+function unescape(escaped: string): string {
+  const bytes: number[] = [];
+  for (let at = 0; at < escaped.length; at++) {
+    if (escaped[at] !== "\\") {
+      bytes.push(...Buffer.from(escaped[at]!, "utf8"));
+      continue;
+    }
+    const octal = /^[0-7]{1,3}/.exec(escaped.slice(at + 1))?.[0];
+    if (octal !== undefined) {
+      bytes.push(parseInt(octal, 8));
+      at += octal.length;
+    } else {
+      const byte = ESCAPES[escaped[at + 1]!];
+      if (byte === undefined) throw new Error(`unknown strace escape \\${escaped[at + 1]}`);
+      bytes.push(byte);
+      at += 1;
+    }
+  }
+  return Buffer.from(bytes).toString("utf8");
 }
 
-export const isFlush = (call: Syscall): boolean => call.name === "fsync" || call.name === "fdatasync";
-export const isRename = (call: Syscall): boolean => call.name.startsWith("rename");
+/**
+ * The quoted strings among a call's arguments, unescaped (a rename's paths, a write's bytes); a
+ * string strace cut short (longer than `-s`) is an error, not a shorter string.
+ */
+export function quotedArguments(call: Syscall): string[] {
+  return [...call.args.matchAll(/"((?:[^"\\]|\\.)*)"(\.\.\.)?/g)].map((match) => {
+    if (match[2] !== undefined) throw new Error(`a string cut short by strace: ${call.args.slice(0, 80)}`);
+    return unescape(match[1]!);
+  });
+}
+
+/** A flush or a rename that succeeded. */
+export const isFlush = (call: Syscall): boolean =>
+  (call.name === "fsync" || call.name === "fdatasync") && call.result === "0";
+export const isRename = (call: Syscall): boolean => call.name.startsWith("rename") && call.result === "0";
