@@ -59,7 +59,8 @@ export class FolderFlusher {
 
   constructor(
     readonly folder: string,
-    private readonly flushFolder: (folder: string) => Promise<void> = flushPath,
+    /** Flushes the folder once (the file system's own, unless a test drives it). */
+    private readonly syncFolder: (folder: string) => Promise<void> = flushPath,
   ) {}
 
   flush(): Promise<void> {
@@ -76,7 +77,7 @@ export class FolderFlusher {
   }
 
   #start(): Promise<void> {
-    const running = this.flushFolder(this.folder).finally(() => {
+    const running = this.syncFolder(this.folder).finally(() => {
       if (this.#running === running) this.#running = undefined;
     });
     this.#running = running;

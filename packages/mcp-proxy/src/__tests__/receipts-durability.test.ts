@@ -88,7 +88,7 @@ describe("receipt files with --durability fsync", { skip: straceSkipReason() }, 
           const action = [...lines.actions].find(([, hash]) => hash === entry.receipt.actionHash)?.[0];
           return [...lines.batches].some(([id, ids]) => ids.includes(action!) && lines.done.has(id));
         });
-      for (let attempt = 0; attempt < 100 && (calls.length === 0 || !closed()); attempt++) {
+      for (let attempt = 0; attempt < 600 && (calls.length === 0 || !closed()); attempt++) {
         await sleep(100);
         calls = readSyscalls(trace);
         lines = queueLines(calls, queueFile);
