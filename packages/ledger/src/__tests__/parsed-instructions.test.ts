@@ -10,6 +10,7 @@ import {
   getAllocateWithSeedInstruction,
   getAssignWithSeedInstruction,
   getAuthorizeNonceAccountInstruction,
+  getCreateAccountAllowPrefundInstruction,
   getCreateAccountInstruction,
   getCreateAccountWithSeedInstruction,
   getInitializeNonceAccountInstruction,
@@ -132,6 +133,61 @@ describe("jsonParsed instructions", () => {
       },
       stackHeight: 1,
     });
+  });
+
+  test("createAccountAllowPrefund, with a funding account and without one, is decoded as on a validator", async () => {
+    // Given the instruction as @solana-program/system builds it: funded by the payer, and (for an
+    // account already holding lamports) with no funding account at all
+    const owner = address("BPFLoaderUpgradeab1e11111111111111111111111");
+    const funded = await generateKeyPairSigner();
+    const prefunded = await generateKeyPairSigner();
+    const instructions = [
+      getCreateAccountAllowPrefundInstruction({
+        newAccount: funded,
+        payer,
+        lamports: 2_000_000n,
+        space: 16,
+        programAddress: owner,
+      }),
+      getCreateAccountAllowPrefundInstruction({ newAccount: prefunded, space: 8, programAddress: owner }),
+    ];
+    const signed = await signInstructions(payer, instructions, await latestBlockhash(ledger.rpcUrl));
+    // (landed without a preflight: whether this ledger's System program runs it does not matter here)
+    await clients.rpc
+      .sendTransaction(signed.base64 as Base64EncodedWireTransaction, {
+        encoding: "base64",
+        skipPreflight: true,
+      })
+      .send();
+
+    // When it is read as jsonParsed
+    const parsed = await clients.rpc
+      .getTransaction(signed.signature as Signature, {
+        encoding: "jsonParsed",
+        maxSupportedTransactionVersion: 0,
+      })
+      .send();
+
+    // Then the funded one names its source and lamports, the other only the new account
+    assert.ok(parsed);
+    assert.deepEqual(
+      parsed.transaction.message.instructions.map((instruction) =>
+        "parsed" in instruction ? instruction.parsed : instruction,
+      ),
+      [
+        {
+          type: "createAccountAllowPrefund",
+          info: {
+            newAccount: funded.address,
+            source: payer.address,
+            lamports: 2_000_000n,
+            space: 16n,
+            owner,
+          },
+        },
+        { type: "createAccountAllowPrefund", info: { newAccount: prefunded.address, space: 8n, owner } },
+      ],
+    );
   });
 
   test("a nonce account made at a seeded address is decoded as on a validator: createAccountWithSeed, initializeNonce, advanceNonce, authorizeNonce", async () => {

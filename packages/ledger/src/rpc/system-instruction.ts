@@ -1,6 +1,6 @@
 /**
  * `jsonParsed` decoding of the System program's instructions (program "system"), with a
- * validator's field names: tags 0 to 12, all but the newest (createAccountAllowPrefund). The data
+ * validator's field names: tags 0 to 13 (the newest, createAccountAllowPrefund, included). The data
  * is bincode, a u32 tag then the fields (a string as a u64 length and UTF-8). Data or an account
  * list too short for its instruction is left partially decoded.
  */
@@ -104,6 +104,21 @@ const DECODERS: readonly InstructionDecoder[] = [
     };
   },
   (accounts) => ({ type: "upgradeNonce", info: { nonceAccount: accountsOf(accounts, 1)(0) } }),
+  (accounts, data) => {
+    const [lamports, space, owner] = [data.u64(), data.u64(), data.key()];
+    // Without lamports to move there is no funding account to name.
+    if (lamports === 0n) {
+      return {
+        type: "createAccountAllowPrefund",
+        info: { newAccount: accountsOf(accounts, 1)(0), space, owner },
+      };
+    }
+    const at = accountsOf(accounts, 2);
+    return {
+      type: "createAccountAllowPrefund",
+      info: { newAccount: at(0), source: at(1), lamports, space, owner },
+    };
+  },
 ];
 
 /** The instruction's type and info, or undefined when it is not decodable. */
