@@ -37,7 +37,7 @@ import {
   type LedgerUnderTest,
 } from "./support/ledger-under-test.js";
 import { decodeSystemInstruction } from "../rpc/system-instruction.js";
-import { latestBlockhash, signInstructions } from "./support/transactions.js";
+import { latestBlockhash, signInstructions, type SignedTransaction } from "./support/transactions.js";
 
 const SYSTEM_PROGRAM = address("11111111111111111111111111111111");
 const COMPUTE_BUDGET_PROGRAM = address("ComputeBudget111111111111111111111111111111");
@@ -64,6 +64,21 @@ describe("jsonParsed instructions", () => {
   });
   after(async () => await ledger.dispose());
 
+  /** Sends a signed transaction (without a preflight when asked) and reads it back as jsonParsed. */
+  async function landAndReadParsed(signed: SignedTransaction, { skipPreflight = false } = {}) {
+    await clients.rpc
+      .sendTransaction(signed.base64 as Base64EncodedWireTransaction, { encoding: "base64", skipPreflight })
+      .send();
+    const parsed = await clients.rpc
+      .getTransaction(signed.signature as Signature, {
+        encoding: "jsonParsed",
+        maxSupportedTransactionVersion: 0,
+      })
+      .send();
+    assert.ok(parsed);
+    return parsed;
+  }
+
   test("System createAccount and transfer are decoded; a compute budget instruction is left as data", async () => {
     // Given one transaction with a compute unit limit, a createAccount and a transfer
     const newAccount = await generateKeyPairSigner();
@@ -85,22 +100,13 @@ describe("jsonParsed instructions", () => {
       ],
       await latestBlockhash(ledger.rpcUrl),
     );
-    await clients.rpc
-      .sendTransaction(signed.base64 as Base64EncodedWireTransaction, { encoding: "base64" })
-      .send();
 
-    // When it is read as jsonParsed
-    const parsed = await clients.rpc
-      .getTransaction(signed.signature as Signature, {
-        encoding: "jsonParsed",
-        maxSupportedTransactionVersion: 0,
-      })
-      .send();
+    // When it lands and is read as jsonParsed
+    const parsed = await landAndReadParsed(signed);
 
     // Then the System instructions carry their type and info, and the other one its raw data, each
     // at stack height 1 (the transaction's own level), and the meta leaves out loadedAddresses (the
     // parsed account keys name each key's source instead)
-    assert.ok(parsed);
     assert.equal((parsed.meta as { loadedAddresses?: unknown } | null)?.loadedAddresses, undefined);
     const [budget, create, transfer] = parsed.transaction.message.instructions;
     assert.deepEqual(budget, {
@@ -152,24 +158,12 @@ describe("jsonParsed instructions", () => {
       getCreateAccountAllowPrefundInstruction({ newAccount: prefunded, space: 8, programAddress: owner }),
     ];
     const signed = await signInstructions(payer, instructions, await latestBlockhash(ledger.rpcUrl));
-    // (landed without a preflight: whether this ledger's System program runs it does not matter here)
-    await clients.rpc
-      .sendTransaction(signed.base64 as Base64EncodedWireTransaction, {
-        encoding: "base64",
-        skipPreflight: true,
-      })
-      .send();
 
-    // When it is read as jsonParsed
-    const parsed = await clients.rpc
-      .getTransaction(signed.signature as Signature, {
-        encoding: "jsonParsed",
-        maxSupportedTransactionVersion: 0,
-      })
-      .send();
+    // When it lands (without a preflight: whether this ledger's System program runs it does not
+    // matter here) and is read as jsonParsed
+    const parsed = await landAndReadParsed(signed, { skipPreflight: true });
 
     // Then the funded one names its source and lamports, the other only the new account
-    assert.ok(parsed);
     assert.deepEqual(
       parsed.transaction.message.instructions.map((instruction) =>
         "parsed" in instruction ? instruction.parsed : instruction,
