@@ -37,15 +37,21 @@ export type Syscall = Readonly<{
   end: number;
 }>;
 
-const COMPLETE = /^(\d+) (\d+\.\d+) (\w+)\((.*)\) += (.*) <(\d+\.\d+)>$/;
-const UNFINISHED = /^(\d+) (\d+\.\d+) (\w+)\((.*) <unfinished \.\.\.>$/;
-const RESUMED = /^(\d+) \d+\.\d+ <\.\.\. (\w+) resumed>(.*)\) += (.*) <(\d+\.\d+)>$/;
+// A line starts with the thread id, padded to a width (`9717  1795…` beside `12629 1795…`).
+const COMPLETE = /^(\d+) +(\d+\.\d+) (\w+)\((.*)\) += (.*) <(\d+\.\d+)>$/;
+const UNFINISHED = /^(\d+) +(\d+\.\d+) (\w+)\((.*) <unfinished \.\.\.>$/;
+const RESUMED = /^(\d+) +\d+\.\d+ <\.\.\. (\w+) resumed>(.*)\) += (.*) <(\d+\.\d+)>$/;
+/** A signal or an exit, which names no call, or a call its thread's end cut off (no result). */
+const NO_CALL = /^\d+ +\d+\.\d+ (---|\+\+\+) |(= \?|<unavailable>)$/;
 
 /** The completed calls of a log, in the order they started. */
 export function readSyscalls(logFile: string): Syscall[] {
   const calls: Syscall[] = [];
   const pending = new Map<number, { name: string; args: string; start: number }>();
-  for (const line of readFileSync(logFile, "utf8").split("\n")) {
+  const lines = readFileSync(logFile, "utf8").split("\n");
+  // The text after the last newline is a line strace is still writing.
+  lines.pop();
+  for (const line of lines) {
     const complete = COMPLETE.exec(line);
     if (complete !== null) {
       const start = Number(complete[2]);
@@ -69,8 +75,13 @@ export function readSyscalls(logFile: string): Syscall[] {
       continue;
     }
     const resumed = RESUMED.exec(line);
-    const begun = resumed === null ? undefined : pending.get(Number(resumed[1]));
-    if (resumed !== null && begun !== undefined) {
+    if (resumed === null) {
+      // A line of another shape means the log is not read as written: say so rather than miss calls
+      if (line !== "" && !NO_CALL.test(line)) throw new Error(`a strace line not understood: ${line}`);
+      continue;
+    }
+    const begun = pending.get(Number(resumed[1]));
+    if (begun !== undefined) {
       pending.delete(Number(resumed[1]));
       calls.push({
         thread: Number(resumed[1]),
