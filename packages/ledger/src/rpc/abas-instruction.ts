@@ -69,7 +69,7 @@ function privacyMode(value: number): boolean {
 /** The action types a mask allows, by name; the program refuses a mask of none or of unknown types. */
 function actionTypes(mask: number): string[] {
   try {
-    return actionTypesFromMask(mask).map(actionType);
+    return actionTypesFromMask(mask).map(getActionTypeName);
   } catch {
     throw new NotDecodable();
   }

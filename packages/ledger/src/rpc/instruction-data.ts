@@ -16,7 +16,16 @@ export interface DecodedInstruction {
 export class NotDecodable extends Error {}
 
 /** Strict UTF-8 that keeps a leading byte-order mark, as Rust's strings do. */
-export const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** `bytes` as strict UTF-8 text, or undefined when they are not UTF-8. */
+export function utf8Text(bytes: Uint8Array): string | undefined {
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
 
 /** Reads instruction data front to back, from `offset` (past the tag); running past its end means "not decodable". */
 export class DataReader {
@@ -108,13 +117,14 @@ export class DataReader {
   borshString(): string {
     return this.utf8(BigInt(this.u32()));
   }
+  /** The rest of the data as UTF-8. */
+  restText(): string {
+    return this.utf8(BigInt(this.remaining()));
+  }
   private utf8(length: bigint): string {
-    const bytes = this.bytes(length);
-    try {
-      return UTF8.decode(bytes);
-    } catch {
-      throw new NotDecodable();
-    }
+    const text = utf8Text(this.bytes(length));
+    if (text === undefined) throw new NotDecodable();
+    return text;
   }
 }
 

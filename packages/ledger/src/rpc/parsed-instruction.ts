@@ -14,7 +14,7 @@ import { ADDRESS_LOOKUP_TABLE_PROGRAM } from "../transactions/address-lookup-tab
 import { abasInstructionDecoder } from "./abas-instruction.js";
 import { decodeAddressLookupTableInstruction } from "./address-lookup-table-instruction.js";
 import { decodeAssociatedTokenInstruction } from "./associated-token-instruction.js";
-import { UTF8 } from "./instruction-data.js";
+import { utf8Text } from "./instruction-data.js";
 import { SYSTEM_PROGRAM, decodeSystemInstruction } from "./system-instruction.js";
 import { decodeStakeInstruction, STAKE_PROGRAM } from "./stake-instruction.js";
 import { decodeTokenInstruction } from "./token-instruction.js";
@@ -36,11 +36,7 @@ const MEMO_PROGRAMS = [
 
 /** A memo is its UTF-8 text; other bytes make it unparsable. */
 function parseMemo(_accounts: readonly Address[], data: Uint8Array): string | undefined {
-  try {
-    return UTF8.decode(data);
-  } catch {
-    return undefined;
-  }
+  return utf8Text(data);
 }
 
 const tokenParser: InstructionParser = { program: "spl-token", parse: decodeTokenInstruction };

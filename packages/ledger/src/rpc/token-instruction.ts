@@ -13,7 +13,6 @@ import {
   DataReader,
   decodeOrUndefined,
   NotDecodable,
-  UTF8,
   type DecodedInstruction,
 } from "./instruction-data.js";
 import { uiTokenAmount } from "./token-amount.js";
@@ -183,13 +182,7 @@ const DECODERS: Readonly<Record<number, TokenDecoder>> = {
   },
   24: (accounts, data) => {
     const at = accountsOf(accounts, 1);
-    let uiAmount: string;
-    try {
-      uiAmount = UTF8.decode(data.rest());
-    } catch {
-      throw new NotDecodable();
-    }
-    return { type: "uiAmountToAmount", info: { mint: at(0), uiAmount } };
+    return { type: "uiAmountToAmount", info: { mint: at(0), uiAmount: data.restText() } };
   },
   ...TOKEN_EXTENSION_DECODERS,
 };
