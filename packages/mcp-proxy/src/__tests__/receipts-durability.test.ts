@@ -35,8 +35,14 @@ import {
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The queue's lines as the proxy wrote them, by kind: actions (id -> hash), batches (id -> action ids), done lines. */
-function queueLines(calls: readonly Syscall[], queueFile: string) {
+/**
+ * The queue's lines as the proxy wrote them: for an action's hash, the write of the done line of
+ * the batch that holds it (undefined while there is none).
+ */
+function doneLines(
+  calls: readonly Syscall[],
+  queueFile: string,
+): (actionHash: string) => Syscall | undefined {
   const actions = new Map<number, string>();
   const batches = new Map<number, number[]>();
   const done = new Map<number, Syscall>();
@@ -49,7 +55,12 @@ function queueLines(calls: readonly Syscall[], queueFile: string) {
       if (entry.d !== undefined && !done.has(entry.d)) done.set(entry.d, call);
     }
   }
-  return { actions, batches, done };
+  return (actionHash) => {
+    const action = [...actions].find(([, hash]) => hash === actionHash)?.[0];
+    if (action === undefined) return undefined;
+    const batch = [...batches].find(([id, ids]) => ids.includes(action) && done.has(id))?.[0];
+    return batch === undefined ? undefined : done.get(batch);
+  };
 }
 
 describe("receipt files with --durability fsync", { skip: straceSkipReason() }, () => {
@@ -82,25 +93,19 @@ describe("receipt files with --durability fsync", { skip: straceSkipReason() }, 
       const entries = await waitForReceipts(dirs.receiptsDir, 3);
       // ...and each one's batch is closed in the queue
       let calls: Syscall[] = [];
-      let lines = queueLines(calls, queueFile);
-      const closed = () =>
-        entries.every((entry) => {
-          const action = [...lines.actions].find(([, hash]) => hash === entry.receipt.actionHash)?.[0];
-          return [...lines.batches].some(([id, ids]) => ids.includes(action!) && lines.done.has(id));
-        });
+      let doneLineOf = doneLines(calls, queueFile);
+      const closed = () => entries.every((entry) => doneLineOf(entry.receipt.actionHash) !== undefined);
       for (let attempt = 0; attempt < 600 && (calls.length === 0 || !closed()); attempt++) {
         await sleep(100);
         calls = readSyscalls(trace);
-        lines = queueLines(calls, queueFile);
+        doneLineOf = doneLines(calls, queueFile);
       }
       assert.ok(closed(), "every receipt's batch has its done line");
 
       // Then each file was flushed under its temporary name, renamed, and its folder flushed, all
       // before the done line of its batch was written
       for (const entry of entries) {
-        const action = [...lines.actions].find(([, hash]) => hash === entry.receipt.actionHash)![0];
-        const batch = [...lines.batches].find(([, ids]) => ids.includes(action))![0];
-        const doneLine = lines.done.get(batch)!;
+        const doneLine = doneLineOf(entry.receipt.actionHash)!;
         const rename = calls.find((call) => isRename(call) && quotedArguments(call)[1] === entry.file);
         assert.ok(rename, `${entry.file} was renamed into place`);
         const aside = quotedArguments(rename)[0];
