@@ -7,7 +7,7 @@
  *
  * RPC_URL and PROGRAM_ID point it at another ledger and deployment (default: the local ledger's).
  */
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -25,10 +25,12 @@ const programId = process.env.PROGRAM_ID;
 
 const { agentKeypair, operatorKeypair } = await exampleKeys(rpcUrl);
 await new AttestationClient({ rpcUrl, agentKeypair, programId }).registerAgent({ operatorKeypair });
+// A queue folder of its own, removed at the end: an agent keeps its queue folder for good.
+const queueDir = mkdtempSync(join(tmpdir(), "abas-queue-"));
 const attestor = await Attestor.open({
   client: { rpcUrl, agentKeypair, programId },
   operatorKeypair,
-  queueDir: mkdtempSync(join(tmpdir(), "abas-queue-")),
+  queueDir,
   maxBatchDelayMs: 500,
 });
 
@@ -70,3 +72,4 @@ for (const { actionType, payload, receipt } of recorded) {
   );
 }
 await attestor.close();
+rmSync(queueDir, { recursive: true });

@@ -14,6 +14,8 @@ export {
   type ReceiptFile,
   type ReceiptFileEntry,
   type ReceiptFileSummary,
+  type ReceiptsFolder,
+  type UnreadableReceiptFile,
   type ToolCallOutcome,
 } from "./receipts-folder.js";
 export { ToolCallTracker, type RecordedToolCall, type ToolCallAction } from "./tool-calls.js";

@@ -16,6 +16,7 @@ import {
   ABAS_SDK__RECEIPT_VERIFICATION_FAILED,
   ABAS_SDK__RECEIPTS_FOLDER_NOT_FOUND,
   AbasError,
+  isAbasError,
 } from "@abas/errors";
 import { canonicalize, hashAction, verifyReceipt, type BatchItemReceipt } from "@abas/sdk";
 
@@ -28,8 +29,6 @@ export type ReceiptFile = Readonly<{
 }>;
 
 export type ReceiptFileEntry = ReceiptFile & Readonly<{ file: string }>;
-
-const RECEIPT_FILE = /^[0-9a-f]{64}\.json$/;
 
 export function receiptFilePath(folder: string, actionHash: string): string {
   return join(folder, `${actionHash}.json`);
@@ -168,18 +167,42 @@ function readReceiptFile(file: string): ReceiptFileEntry {
   return parseReceiptFile(text, file);
 }
 
-/** Every receipt file of a folder, oldest first (by ledger time, then position in the batch). */
-export function readReceiptsFolder(folder: string): ReceiptFileEntry[] {
+export type UnreadableReceiptFile = Readonly<{ file: string; error: AbasError }>;
+
+export type ReceiptsFolder = Readonly<{
+  /** Oldest first (by ledger time, then position in the batch). */
+  receipts: ReceiptFileEntry[];
+  /** The folder's other `.json` files, each with why it is not a receipt (`ABAS_SDK__RECEIPT_FILE_UNREADABLE`). */
+  unreadable: UnreadableReceiptFile[];
+}>;
+
+/**
+ * Every `.json` file of a folder, read as a receipt file: one that is not (cut short, not JSON, not
+ * a call with a receipt) is named with its error, and the others are read all the same. Other
+ * files, such as a receipt still being written aside, are not looked at.
+ */
+export function readReceiptsFolder(folder: string): ReceiptsFolder {
   if (!existsSync(folder)) throw new AbasError(ABAS_SDK__RECEIPTS_FOLDER_NOT_FOUND, { folder });
-  return readdirSync(folder)
-    .filter((name) => RECEIPT_FILE.test(name))
-    .map((name) => readReceiptFile(join(folder, name)))
-    .sort(
-      (a, b) =>
-        a.receipt.slot - b.receipt.slot ||
-        a.receipt.batchAddress.localeCompare(b.receipt.batchAddress) ||
-        a.receipt.index - b.receipt.index,
-    );
+  const receipts: ReceiptFileEntry[] = [];
+  const unreadable: UnreadableReceiptFile[] = [];
+  for (const name of readdirSync(folder)
+    .filter((name) => name.endsWith(".json"))
+    .sort()) {
+    const file = join(folder, name);
+    try {
+      receipts.push(readReceiptFile(file));
+    } catch (error) {
+      if (!isAbasError(error, ABAS_SDK__RECEIPT_FILE_UNREADABLE)) throw error;
+      unreadable.push({ file, error });
+    }
+  }
+  receipts.sort(
+    (a, b) =>
+      a.receipt.slot - b.receipt.slot ||
+      a.receipt.batchAddress.localeCompare(b.receipt.batchAddress) ||
+      a.receipt.index - b.receipt.index,
+  );
+  return { receipts, unreadable };
 }
 
 /** `ok`, `error` (a JSON-RPC error, or a result with `isError: true`), or `unknown` (call not kept). */

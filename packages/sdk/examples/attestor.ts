@@ -7,7 +7,7 @@
  *
  * RPC_URL and PROGRAM_ID point it at another ledger and deployment (default: the local ledger's).
  */
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -21,11 +21,13 @@ const programId = process.env.PROGRAM_ID;
 const { agentKeypair, operatorKeypair } = await exampleKeys(rpcUrl);
 await new AttestationClient({ rpcUrl, agentKeypair, programId }).registerAgent({ operatorKeypair });
 
+// A queue folder of its own, removed at the end: an agent keeps its queue folder for good.
+const queueDir = mkdtempSync(join(tmpdir(), "abas-queue-"));
 // One attestor per agent process; its queue directory keeps every recorded action across restarts.
 const attestor = await Attestor.open({
   client: { rpcUrl, agentKeypair, programId },
   operatorKeypair,
-  queueDir: mkdtempSync(join(tmpdir(), "abas-queue-")),
+  queueDir,
   maxBatchDelayMs: 500,
   onReceipt: (receipt) => console.log(`  receipt #${receipt.index} of batch ${receipt.batchAddress}`),
 });
@@ -47,4 +49,5 @@ for (const { actionHash, receipt } of recorded) {
   );
 }
 await attestor.close();
+rmSync(queueDir, { recursive: true });
 console.log("closed", attestor.metrics);

@@ -220,6 +220,68 @@ describe("abas receipts", () => {
     );
   });
 
+  test("a damaged receipt and a stray JSON file: ABAS_SDK__RECEIPT_FILE_UNREADABLE each, the rest still listed and verified", async () => {
+    // Given a copy of the folder where one receipt was cut short, with an unrelated JSON file,
+    // notes and a receipt still being written (the proxy writes aside, then renames) beside them
+    const folder = join(work, "with-strangers");
+    cpSync(receiptsDir, folder, { recursive: true });
+    const [damaged, ...intact] = readdirSync(folder).sort();
+    writeFileSync(join(folder, damaged!), readFileSync(join(folder, damaged!), "utf8").slice(0, 100));
+    writeFileSync(join(folder, "package.json"), JSON.stringify({ name: "not-a-receipt" }));
+    writeFileSync(join(folder, "notes.txt"), "rotate the agent key\n");
+    writeFileSync(join(folder, `${intact[0]}.123.1.tmp`), "{");
+
+    // When it is verified, both JSON files fail with 3802 and the two intact receipts verify
+    const verified = await abas(["receipts", "verify", folder]);
+    assert.equal(verified.code, 1);
+    assert.match(verified.stdout, /^2\/4 receipts valid$/m);
+    const failLines = verified.stderr.split("\n").filter((line) => line.startsWith("FAIL "));
+    assert.deepEqual(failLines.map((line) => line.replace(/\]:.*$/, "]")).sort(), [
+      `FAIL ${join(folder, damaged!)} [ABAS_SDK__RECEIPT_FILE_UNREADABLE 3802]`,
+      `FAIL ${join(folder, "package.json")} [ABAS_SDK__RECEIPT_FILE_UNREADABLE 3802]`,
+    ]);
+    const json = await abas(["receipts", "verify", folder, "--json"]);
+    assert.equal(json.code, 1);
+    const report = JSON.parse(json.stdout) as {
+      valid: boolean;
+      checked: number;
+      failures: Array<{ file: string; tool: string | null; code: number }>;
+    };
+    assert.equal(report.valid, false);
+    assert.equal(report.checked, 4);
+    assert.deepEqual(report.failures.map(({ file, tool, code }) => [file, tool, code]).sort(), [
+      [join(folder, damaged!), null, 3802],
+      [join(folder, "package.json"), null, 3802],
+    ]);
+
+    // And list shows the two receipts, naming the files that are not one on stderr
+    const listed = await abas(["receipts", "list", folder]);
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.match(listed.stdout, /^2 receipts$/m);
+    assert.match(
+      listed.stderr,
+      new RegExp(
+        `^NOT A RECEIPT ${join(folder, "package.json")} \\[ABAS_SDK__RECEIPT_FILE_UNREADABLE 3802\\]: `,
+        "m",
+      ),
+    );
+    const listedJson = await abasJson<Listed & { unreadable: Array<{ file: string; code: number }> }>([
+      "receipts",
+      "list",
+      folder,
+    ]);
+    assert.equal(listedJson.receipts.length, 2);
+    assert.deepEqual(listedJson.unreadable.map(({ file, code }) => [file, code]).sort(), [
+      [join(folder, damaged!), 3802],
+      [join(folder, "package.json"), 3802],
+    ]);
+
+    // And show on the damaged file names it
+    const shown = await abas(["receipts", "show", join(folder, damaged!)]);
+    assert.equal(shown.code, 2);
+    assert.match(shown.stderr, /ABAS_SDK__RECEIPT_FILE_UNREADABLE 3802/);
+  });
+
   test("show prints the batch of a receipt with its items, also found by Merkle root", async () => {
     const file = join(receiptsDir, readdirSync(receiptsDir)[0]!);
     const shown = await abas(["receipts", "show", file]);

@@ -2,13 +2,16 @@
  * `abas receipts list|verify|show`: the receipts folder that `abas-mcp-proxy` writes, one
  * `<action hash>.json` file per tools/call (the call and its receipt).
  */
-import { getAbasErrorCodeName, isAbasError } from "@abas/errors";
+import { basename, dirname } from "node:path";
+
+import { getAbasErrorCodeName, isAbasError, type AbasError } from "@abas/errors";
 import {
   outcomeOfReceiptFile,
   readReceiptsFolder,
   summarizeReceiptFile,
   verifyReceiptFile,
   type ReceiptFileEntry,
+  type ReceiptsFolder,
 } from "@abas/mcp-proxy";
 import type { BatchRecord } from "@abas/sdk";
 
@@ -36,16 +39,23 @@ const HEX_64 = /^[0-9a-fA-F]{64}$/;
 
 type Values = Parameters<typeof resolveGlobalSettings>[0] & { agent?: string };
 
-function folderEntries(
-  positionals: readonly string[],
-  values: Values,
-  subcommand: string,
-): ReceiptFileEntry[] {
+/** A receipts folder's receipts (of `--agent` only, when given) and the files that are not receipts. */
+function readFolder(positionals: readonly string[], values: Values, subcommand: string): ReceiptsFolder {
   if (positionals.length !== 1) throw new UsageError(`receipts ${subcommand} needs one receipts folder`);
-  const entries = readReceiptsFolder(positionals[0]!);
-  return values.agent === undefined
-    ? entries
-    : entries.filter((entry) => entry.receipt.agent === values.agent);
+  const { receipts, unreadable } = readReceiptsFolder(positionals[0]!);
+  return {
+    receipts:
+      values.agent === undefined
+        ? receipts
+        : receipts.filter((entry) => entry.receipt.agent === values.agent),
+    unreadable,
+  };
+}
+
+/** A named error as `--json` reports it, with the file it is about. */
+function problem(file: string, error: AbasError) {
+  const code = error.context.__code;
+  return { file, code, codeName: getAbasErrorCodeName(code), message: error.message };
 }
 
 function table(rows: readonly string[][]): string {
@@ -63,7 +73,9 @@ function table(rows: readonly string[][]): string {
 async function list(args: readonly string[], context: CommandContext): Promise<number> {
   const { values, positionals } = parseOptions(args, { agent: { type: "string" } });
   const settings = resolveGlobalSettings(values, context.env);
-  const receipts = folderEntries(positionals, values, "list").map(summarizeReceiptFile);
+  const folder = readFolder(positionals, values, "list");
+  const receipts = folder.receipts.map(summarizeReceiptFile);
+  const unreadable = folder.unreadable.map(({ file, error }) => problem(file, error));
   const text =
     receipts.length === 0
       ? "no receipts"
@@ -79,43 +91,37 @@ async function list(args: readonly string[], context: CommandContext): Promise<n
             row.batchAddress,
           ]),
         ]) + `\n${receipts.length} receipt${receipts.length === 1 ? "" : "s"}`;
-  printResult(context.io, settings.json, { receipts }, text);
+  printResult(context.io, settings.json, { receipts, unreadable }, text);
+  if (!settings.json) {
+    for (const { file, codeName, code, message } of unreadable) {
+      context.io.err(`NOT A RECEIPT ${file} [${codeName} ${code}]: ${message}`);
+    }
+  }
   return 0;
 }
 
 async function verify(args: readonly string[], context: CommandContext): Promise<number> {
   const { values, positionals } = parseOptions(args, { agent: { type: "string" } });
   const settings = resolveGlobalSettings(values, context.env);
-  const entries = folderEntries(positionals, values, "verify");
-  const progress = createProgress(context.io, "verifying", entries.length, !settings.json);
-  const failures: Array<{
-    file: string;
-    tool: string | null;
-    code: number;
-    codeName: string;
-    message: string;
-  }> = [];
-  for (const [done, entry] of entries.entries()) {
+  const { receipts, unreadable } = readFolder(positionals, values, "verify");
+  const progress = createProgress(context.io, "verifying", receipts.length, !settings.json);
+  const failures: Array<ReturnType<typeof problem> & { tool: string | null }> = unreadable.map(
+    ({ file, error }) => ({ ...problem(file, error), tool: null }),
+  );
+  for (const [done, entry] of receipts.entries()) {
     try {
       await verifyReceiptFile(entry, settings.rpcUrl);
     } catch (error) {
       if (!isAbasError(error)) throw error;
-      const code = error.context.__code;
-      failures.push({
-        file: entry.file,
-        tool: entry.call?.tool ?? null,
-        code,
-        codeName: getAbasErrorCodeName(code),
-        message: error.message,
-      });
+      failures.push({ ...problem(entry.file, error), tool: entry.call?.tool ?? null });
     }
     progress.update(done + 1, `${failures.length} failed`);
   }
   progress.stop();
-  const valid = entries.length - failures.length;
-  const summary = `${valid}/${entries.length} receipts valid`;
+  const checked = receipts.length + unreadable.length;
+  const summary = `${checked - failures.length}/${checked} receipts valid`;
   if (settings.json) {
-    printResult(context.io, true, { valid: failures.length === 0, checked: entries.length, failures }, "");
+    printResult(context.io, true, { valid: failures.length === 0, checked, failures }, "");
   } else {
     context.io.out(summary);
     for (const failure of failures) {
@@ -173,9 +179,12 @@ async function show(args: readonly string[], context: CommandContext): Promise<n
     agent = values.agent;
     if (agent === undefined) throw new UsageError("receipts show <merkle root> needs --agent <address>");
   } else {
-    const folder = target.replace(/\/[^/]*$/, "") || ".";
-    entries = readReceiptsFolder(folder);
-    const entry = entries.find((candidate) => candidate.file.endsWith(target.replace(/^.*\//, "")));
+    const folder = dirname(target);
+    const read = readReceiptsFolder(folder);
+    const damaged = read.unreadable.find((candidate) => basename(candidate.file) === basename(target));
+    if (damaged !== undefined) throw damaged.error;
+    entries = read.receipts;
+    const entry = entries.find((candidate) => basename(candidate.file) === basename(target));
     if (entry === undefined) throw new UsageError(`${target} is not a receipt file of ${folder}`);
     ({ merkleRoot, agent } = entry.receipt);
   }

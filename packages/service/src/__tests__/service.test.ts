@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
+import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after, test } from "node:test";
@@ -161,6 +162,34 @@ test("abas-service takes no arguments: --help prints its settings, anything else
     unknown.stderr,
     "abas-service: unknown argument --port; settings are environment variables (see npm start -- --help)\n",
   );
+});
+
+test("a port another process holds: abas-service names it and the setting that moves it, exit code 1", async () => {
+  const settings = ["LEDGER_RPC_PORT", "LEDGER_WS_PORT", "PORT"] as const;
+  for (const setting of settings) {
+    // Given another process listening where the service would
+    const blocker = createServer();
+    await new Promise<void>((listening) => blocker.listen(0, "127.0.0.1", listening));
+    const port = (blocker.address() as AddressInfo).port;
+    const ownDataDir = mkdtempSync(join(tmpdir(), "abas-service-port-"));
+    try {
+      // When the service starts on that port
+      const started = spawnSync(tsx, [serviceBin], {
+        env: { ...env, DATA_DIR: ownDataDir, [setting]: String(port) },
+        encoding: "utf8",
+        timeout: 60_000,
+      });
+      // Then it stops at once, naming the address and the setting
+      assert.equal(started.status, 1, `${setting}: ${started.stderr}`);
+      assert.equal(
+        started.stderr,
+        `abas-service: 127.0.0.1:${port} is in use by another process (another npm start or abas-ledger?): stop it, or choose another port with ${setting}=<port>\n`,
+      );
+    } finally {
+      blocker.close();
+      rmSync(ownDataDir, { recursive: true, force: true });
+    }
+  }
 });
 
 async function waitFor(condition: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {

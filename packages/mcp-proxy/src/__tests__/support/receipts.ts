@@ -16,7 +16,11 @@ export async function waitForReceipts(
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const files = existsSync(folder) ? readdirSync(folder).filter((name) => name.endsWith(".json")) : [];
-    if (files.length >= count) return readReceiptsFolder(folder);
+    if (files.length >= count) {
+      const { receipts, unreadable } = readReceiptsFolder(folder);
+      if (unreadable.length > 0) throw unreadable[0]!.error;
+      return receipts;
+    }
     if (Date.now() > deadline)
       throw new Error(`${files.length} receipts in ${folder} after ${timeoutMs} ms, expected ${count}`);
     await sleep(100);
