@@ -241,17 +241,26 @@ export async function runProxy(config: ProxyConfig, streams: ProxyStreams): Prom
     }
     return failures.size === 0 ? line : withNotRecorded(line, failures);
   };
+  // Settled once the last bytes written to the host have left the process (callbacks of a stream's
+  // writes run in order) or the host has gone: the proxy exits only then, since the bytes a pipe
+  // has not taken yet are lost with the process.
+  let forwarded = Promise.resolve();
+  const forward = (bytes: Buffer): boolean => {
+    let written!: boolean;
+    forwarded = new Promise((settled) => (written = streams.output.write(bytes, () => settled())));
+    return written;
+  };
   const fromServer = new MessageLines();
   server.stdout.on("data", (chunk: Buffer) => {
     for (const line of fromServer.push(chunk)) {
-      if (!streams.output.write(recorded(line))) server.stdout.pause();
+      if (!forward(recorded(line))) server.stdout.pause();
     }
   });
   streams.output.on("drain", () => server.stdout.resume());
   server.stdout.once("end", () => {
     // The last bytes without a newline: a host's reader may take them as a message too.
     const rest = fromServer.rest();
-    if (rest !== undefined) streams.output.write(recorded(rest));
+    if (rest !== undefined) forward(recorded(rest));
   });
 
   let exit: ServerExit;
@@ -266,5 +275,6 @@ export async function runProxy(config: ProxyConfig, streams: ProxyStreams): Prom
       calls.close();
     }
   }
+  await forwarded;
   return exit;
 }

@@ -3,6 +3,7 @@ import { address, isAddress, type Address, type Commitment } from "@solana/kit";
 
 import { DEFAULT_COMPUTE_UNIT_MARGIN } from "./compute-budget.js";
 import type { KeypairSource } from "./keypair.js";
+import { DEFAULT_REQUEST_TIMEOUT_MS } from "./rpc-transport.js";
 
 /** The program the local ledger (`@abas/ledger`) deploys: its key is committed in packages/ledger/keys. */
 export const LOCAL_PROGRAM_ID: Address = address("5RM2JWdhiGGfkBnB16BpZiJoXa79E1rW31pB4YWBZbkN");
@@ -22,6 +23,8 @@ export type AttestationClientConfig = Readonly<{
   computeUnitMargin?: number;
   /** How long to wait for a transaction to reach the commitment; default 60 000 ms. */
   confirmationTimeoutMs?: number;
+  /** How long one JSON-RPC request waits for the node's answer before it fails; default 30 000 ms. */
+  requestTimeoutMs?: number;
   /**
    * Sends of one transaction, each with a fresh blockhash, before an expired blockhash is an error;
    * default 3. (A batch's later transactions first try the blockhash of its earlier ones, uncounted.)
@@ -36,6 +39,7 @@ export type ResolvedClientSettings = Readonly<{
   priorityFeeMicroLamports: bigint | undefined;
   computeUnitMargin: number;
   confirmationTimeoutMs: number;
+  requestTimeoutMs: number;
   maxSendAttempts: number;
 }>;
 
@@ -132,6 +136,12 @@ export function resolveClientSettings(config: AttestationClientConfig): Resolved
       config.confirmationTimeoutMs,
       "confirmationTimeoutMs",
       DEFAULT_CONFIRMATION_TIMEOUT_MS,
+      { min: 1, max: 3_600_000, integer: true },
+    ),
+    requestTimeoutMs: parseNumberInRange(
+      config.requestTimeoutMs,
+      "requestTimeoutMs",
+      DEFAULT_REQUEST_TIMEOUT_MS,
       { min: 1, max: 3_600_000, integer: true },
     ),
     maxSendAttempts: parseNumberInRange(

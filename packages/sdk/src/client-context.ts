@@ -1,4 +1,4 @@
-import { createSolanaRpc, type Rpc, type SolanaRpcApi } from "@solana/kit";
+import type { Rpc, SolanaRpcApi } from "@solana/kit";
 
 import {
   resolveClientSettings,
@@ -6,6 +6,7 @@ import {
   type ResolvedClientSettings,
 } from "./client-config.js";
 import { prepareKeypair, type PreparedKeypair } from "./keypair.js";
+import { createTimedSolanaRpc } from "./rpc-transport.js";
 import type { SendSettings } from "./send-transaction.js";
 
 /** What every operation of the client needs: the RPC, the checked settings, the agent's key. */
@@ -20,7 +21,7 @@ export type ClientContext = Readonly<{
 export function createClientContext(config: AttestationClientConfig): ClientContext {
   const settings = resolveClientSettings(config);
   const agent = prepareKeypair(config.agentKeypair, "agentKeypair");
-  const rpc = createSolanaRpc(settings.rpcUrl);
+  const rpc = createTimedSolanaRpc(settings.rpcUrl, settings.requestTimeoutMs);
   return {
     rpc,
     settings,

@@ -41,7 +41,6 @@ import {
   getPublicKeyFromAddress,
   signatureBytes,
   verifySignature,
-  createSolanaRpc,
   type Address,
   type Commitment,
   type ReadonlyUint8Array,
@@ -59,6 +58,7 @@ import {
   type ReceiptParseResult,
 } from "./parse-receipt.js";
 import type { Receipt } from "./receipts.js";
+import { createTimedSolanaRpc, DEFAULT_REQUEST_TIMEOUT_MS } from "./rpc-transport.js";
 import {
   signatureToBase58,
   toAttestationRecord,
@@ -419,6 +419,6 @@ export async function verifyReceipt(
   receipt: Receipt | unknown,
   { rpcUrl, commitment }: VerifyReceiptOptions,
 ): Promise<ReceiptVerification> {
-  const rpc = createSolanaRpc(parseRpcUrl(rpcUrl));
+  const rpc = createTimedSolanaRpc(parseRpcUrl(rpcUrl), DEFAULT_REQUEST_TIMEOUT_MS);
   return await verifyReceiptOnLedger(rpc, parseCommitment(commitment), receipt);
 }

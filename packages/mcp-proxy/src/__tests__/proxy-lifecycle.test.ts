@@ -3,6 +3,7 @@
  * every mistake is a named error on stderr, with nothing on stdout (the protocol channel).
  */
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,7 +13,7 @@ import { isAbasError, ABAS_SDK__INVALID_PROXY_CONFIG } from "@abas/errors";
 import { generateSecretKey } from "@abas/sdk";
 
 import { parseProxyConfig } from "../proxy-config.js";
-import { EVERYTHING_SERVER } from "./support/proxy-process.js";
+import { EVERYTHING_SERVER, proxyCommand } from "./support/proxy-process.js";
 import { startProxy, waitForLine } from "./support/run-proxy.js";
 
 describe("abas-mcp-proxy as a process", () => {
@@ -59,6 +60,34 @@ describe("abas-mcp-proxy as a process", () => {
     );
     run.child.kill("SIGINT");
     assert.deepEqual(await run.exited, { code: 42, signal: null });
+  });
+
+  it("exits only once the host has everything the server wrote, however late the host reads", async () => {
+    // Given a server that writes three 60 KB lines and exits, behind a proxy whose stdout is a
+    // pipe (as a host that spawns it with os.pipe has it) that the host reads only 2 s later
+    const talker = `
+      const line = (n) => JSON.stringify({ jsonrpc: "2.0", method: "notifications/message", params: { n, data: "x".repeat(60_000) } }) + "\\n";
+      process.stdout.write(line(1) + line(2) + line(3), () => process.exit(0));`;
+    const host = spawn(
+      "bash",
+      [
+        "-c",
+        'set -o pipefail; "$@" < /dev/null | { sleep 2; cat; }',
+        "bash",
+        ...proxyCommand(options, [process.execPath, "-e", talker]),
+      ],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
+    const chunks: Buffer[] = [];
+    host.stdout.on("data", (chunk: Buffer) => chunks.push(chunk));
+    const code = await new Promise((resolve) => host.once("close", resolve));
+    // Then it gets every byte, and the proxy exits with the server's code
+    assert.equal(code, 0);
+    const lines = Buffer.concat(chunks).toString("utf8").split("\n");
+    assert.deepEqual(
+      lines.map((line) => (line === "" ? "" : (JSON.parse(line) as { params: { n: number } }).params.n)),
+      [1, 2, 3, ""],
+    );
   });
 
   it("names a server that cannot be started: ABAS_SDK__MCP_SERVER_NOT_STARTED", async () => {
@@ -154,6 +183,39 @@ describe("abas-mcp-proxy as a process", () => {
     assert.equal(response.error?.data.codeName, "ABAS_SDK__TOOL_CALL_NOT_RECORDED");
     assert.match(response.error?.message ?? "", /The call of tool echo could not be recorded/);
     assert.match(run.stderr(), /tool echo: not recorded/);
+  });
+
+  it("withholds a result canonical JSON cannot hold, and a response with neither result nor error: ABAS_SDK__TOOL_CALL_NOT_RECORDED", async () => {
+    // Given a server that answers its first call with a number beyond a float's range, its second
+    // with a result nested 5,000 deep, and its third with neither a result nor an error
+    const oddServer = `
+      const answers = ['"result":{"n":1e400}', '"result":' + "[".repeat(5000) + "]".repeat(5000), '"note":"none"'];
+      let next = 0;
+      require("node:readline").createInterface({ input: process.stdin }).on("line", (line) => {
+        const id = /"id":(\\d+)/.exec(line)[1];
+        process.stdout.write('{"jsonrpc":"2.0","id":' + id + "," + answers[next++] + "}\\n");
+      });`;
+    const run = startProxy(options, [process.execPath, "-e", oddServer]);
+    // When the host calls three tools
+    for (const id of [1, 2, 3]) {
+      run.child.stdin.write(
+        `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"odd","arguments":{}}}\n`,
+      );
+    }
+    const responses = await Promise.all([1, 2, 3].map((id) => waitForLine(run, `"id":${id},`)));
+    run.child.stdin.end();
+    await run.exited;
+    // Then each gets the named error under its own id
+    for (const [index, text] of responses.entries()) {
+      const response = JSON.parse(text) as {
+        id: number;
+        result?: unknown;
+        error?: { data: { codeName: string } };
+      };
+      assert.equal(response.id, index + 1);
+      assert.equal(response.result, undefined);
+      assert.equal(response.error?.data.codeName, "ABAS_SDK__TOOL_CALL_NOT_RECORDED", text.slice(0, 200));
+    }
   });
 
   it("in a batch of responses, replaces only the one of the call it cannot record, keeping the others' bytes", async () => {

@@ -2,6 +2,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
+import { canonicalize } from "@abas/sdk";
+
 import { arrayElementRanges, MessageLines } from "../message-lines.js";
 import { MAX_PENDING_CALLS, ToolCallTracker } from "../tool-calls.js";
 
@@ -23,6 +25,25 @@ describe("ToolCallTracker", () => {
     assert.deepEqual(second?.action.error, { code: -32602, message: "bad" });
     assert.equal(second?.action.result, undefined);
     assert.equal(tracker.pendingCount, 0);
+  });
+
+  it("records what canonical JSON keeps: numbers as 64-bit floats, text as Unicode, ids as JavaScript reads them", () => {
+    const tracker = new ToolCallTracker();
+    tracker.fromHost(
+      Buffer.from(
+        '{"jsonrpc":"2.0","id":9007199254740993,"method":"tools/call","params":{"name":"sum","arguments":{"n":12345678901234567891}}}\n',
+      ),
+    );
+    const [done] = tracker.fromServer(
+      Buffer.concat([
+        Buffer.from('{"jsonrpc":"2.0","id":9007199254740993,"result":{"text":"a'),
+        Buffer.from([0xff]),
+        Buffer.from('b"}}\n'),
+      ]),
+    );
+    assert.equal(canonicalize(done?.action.arguments), '{"n":12345678901234567000}');
+    assert.deepEqual(done?.action.result, { text: "a\ufffdb" });
+    assert.equal(done?.action.callId, 9007199254740992);
   });
 
   it("records nothing for other methods, for the server's own requests, or for a cancelled call", () => {

@@ -15,6 +15,8 @@ import {
   statSync,
   writeFileSync,
 } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -25,6 +27,7 @@ import {
   ABAS_RUNTIME__AGENT_NOT_REGISTERED,
   ABAS_RUNTIME__ATTESTOR_BATCH_FAILED,
   ABAS_RUNTIME__ATTESTOR_SENDER_STOPPED,
+  ABAS_RUNTIME__RPC_REQUEST_FAILED,
   ABAS_SDK__ATTESTOR_CLOSED,
   ABAS_SDK__ATTESTOR_QUEUE_CORRUPT,
   ABAS_SDK__ATTESTOR_QUEUE_FULL,
@@ -706,6 +709,35 @@ describe("Attestor on the local ledger", () => {
       (await readAgentBatches(ledger, await addressOf(agentKeypair))).every((batch) => batch.isComplete),
       true,
     );
+  });
+
+  it("fails a batch whose ledger takes requests and never answers once requestTimeoutMs runs out, so close does not wait for ever", async () => {
+    // Given an attestor whose ledger accepts connections and never answers (a fault injected on purpose)
+    const silent = createServer(() => {});
+    await new Promise<void>((listening) => silent.listen(0, "127.0.0.1", listening));
+    const silentUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    const queueDir = newQueueDir();
+    const attestor = await Attestor.open({
+      ...options(queueDir, { maxBatchAttempts: 2, retryDelayMs: 10 }),
+      client: { ...clientConfig(agentKeypair, silentUrl), requestTimeoutMs: 200 },
+    });
+    try {
+      // When an action is recorded and the attestor closed
+      const { receipt } = attestor.record({ actionType: "ToolCall", payload: "to a silent ledger" });
+      await attestor.close();
+      // Then its batch failed after its two attempts, each ended by the request timeout, and stays queued
+      await assert.rejects(receipt, (error) => {
+        assert.ok(isAbasError(error, ABAS_RUNTIME__ATTESTOR_BATCH_FAILED));
+        assert.equal(error.context.attempts, 2);
+        assert.ok(isAbasError(error.cause, ABAS_RUNTIME__RPC_REQUEST_FAILED));
+        assert.match(error.cause.message, /no answer from the node within 0\.2 s \(requestTimeoutMs\)$/);
+        return true;
+      });
+      assert.match(readFileSync(join(queueDir, QUEUE_FILE_NAME), "utf8"), /"b":1/);
+    } finally {
+      silent.closeAllConnections();
+      silent.close();
+    }
   });
 
   for (const fault of SENDER_THREAD_FAULTS) {

@@ -1,21 +1,22 @@
 /**
  * An RPC request that fails names its method and why, from the failure itself: a real client on a
- * closed port, on an HTTP server that answers 503, on a host name that does not resolve, and on a
- * hostile node whose error message is long, spans lines and echoes a URL with a key.
+ * closed port, on an HTTP server that answers 503, on one that never answers, on a host name that
+ * does not resolve, and on a hostile node whose error message is long, spans lines and echoes a URL
+ * with a key.
  */
 import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, it } from "node:test";
 
-import { ABAS_RUNTIME__RPC_REQUEST_FAILED, isAbasError } from "@abas/errors";
+import { ABAS_RUNTIME__RPC_REQUEST_FAILED, ABAS_SDK__INVALID_CLIENT_CONFIG, isAbasError } from "@abas/errors";
 
 import { AttestationClient } from "../client.js";
 import { generateSecretKey } from "../keypair.js";
 import { closedPortUrl } from "./support/no-network.js";
 
-async function failureOf(rpcUrl: string) {
-  const client = new AttestationClient({ rpcUrl, agentKeypair: generateSecretKey() });
+async function failureOf(rpcUrl: string, requestTimeoutMs?: number) {
+  const client = new AttestationClient({ rpcUrl, agentKeypair: generateSecretKey(), requestTimeoutMs });
   try {
     await client.getAgent();
   } catch (error) {
@@ -30,6 +31,9 @@ describe("ABAS_RUNTIME__RPC_REQUEST_FAILED", () => {
   let unavailableUrl: string;
   let hostile: Server;
   let hostileUrl: string;
+  /** A fault injected on purpose: a node that takes the request and never answers. */
+  let silent: Server;
+  let silentUrl: string;
 
   const listen = async (server: Server): Promise<string> => {
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -48,10 +52,36 @@ describe("ABAS_RUNTIME__RPC_REQUEST_FAILED", () => {
       response.end(JSON.stringify({ jsonrpc: "2.0", id: 0, error: { code: -32602, message } }));
     });
     hostileUrl = await listen(hostile);
+    silent = createServer(() => {});
+    silentUrl = await listen(silent);
   });
   after(() => {
     unavailable.close();
     hostile.close();
+    silent.closeAllConnections();
+    silent.close();
+  });
+
+  it("gives up on a node that does not answer within requestTimeoutMs, and says so", async () => {
+    const started = Date.now();
+    const error = await failureOf(silentUrl, 300);
+    assert.equal(
+      error.message,
+      "The RPC request getAccountInfo failed: no answer from the node within 0.3 s (requestTimeoutMs)",
+    );
+    assert.ok(Date.now() - started < 10_000, `gave up after ${Date.now() - started} ms`);
+  });
+
+  it("rejects a requestTimeoutMs that is not a whole number of ms from 1 to 3,600,000: ABAS_SDK__INVALID_CLIENT_CONFIG", () => {
+    for (const requestTimeoutMs of [0, -1, 1.5, 3_600_001, Number.NaN]) {
+      assert.throws(
+        () =>
+          new AttestationClient({ rpcUrl: silentUrl, agentKeypair: generateSecretKey(), requestTimeoutMs }),
+        (error: unknown) =>
+          isAbasError(error, ABAS_SDK__INVALID_CLIENT_CONFIG) && /requestTimeoutMs/.test(error.message),
+        String(requestTimeoutMs),
+      );
+    }
   });
 
   it("says the connection was refused, and where", async () => {

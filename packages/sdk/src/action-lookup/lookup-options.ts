@@ -1,7 +1,8 @@
 import { ABAS_SDK__INVALID_ARGUMENT, AbasError } from "@abas/errors";
-import { createSolanaRpc, type Commitment } from "@solana/kit";
+import type { Commitment } from "@solana/kit";
 
 import { parseCommitment, parseProgramId, parseRpcUrl } from "../client-config.js";
+import { createTimedSolanaRpc, DEFAULT_REQUEST_TIMEOUT_MS } from "../rpc-transport.js";
 import type { AttestationIndex } from "./attestation-index.js";
 import type { LookupContext } from "./lookup-context.js";
 
@@ -29,7 +30,7 @@ export function lookupContext(options: LookupOptions): LookupContext {
   const programId = parseProgramId(options.programId);
   const rpcUrl = parseRpcUrl(options.rpcUrl);
   return {
-    rpc: createSolanaRpc(rpcUrl),
+    rpc: createTimedSolanaRpc(rpcUrl, DEFAULT_REQUEST_TIMEOUT_MS),
     rpcUrl,
     programId,
     commitment: parseCommitment(options.commitment),

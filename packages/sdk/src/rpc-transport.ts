@@ -1,0 +1,44 @@
+/**
+ * The SDK's JSON-RPC client: @solana/kit's default transport (its headers, coalescing of identical
+ * requests), with a limit on how long one request waits for the node's answer. Without it, a node
+ * that takes a request and never answers holds the caller for as long as the HTTP client's own
+ * timeouts allow: minutes per request, and an attestor's close waits for every one of them.
+ */
+import {
+  createDefaultRpcTransport,
+  createSolanaRpcFromTransport,
+  type Rpc,
+  type RpcTransport,
+  type SolanaRpcApi,
+} from "@solana/kit";
+
+/** How long one request waits for an answer unless `requestTimeoutMs` says otherwise. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+
+class RequestTimeout extends Error {
+  override readonly name = "RequestTimeout";
+}
+
+export function createTimedSolanaRpc(url: string, timeoutMs: number): Rpc<SolanaRpcApi> {
+  const transport = createDefaultRpcTransport({ url });
+  const timed: RpcTransport = async (config) => {
+    const controller = new AbortController();
+    const timeout = new RequestTimeout(
+      `no answer from the node within ${timeoutMs / 1000} s (requestTimeoutMs)`,
+    );
+    const timer = setTimeout(() => controller.abort(timeout), timeoutMs);
+    // The caller's own signal stops the request too, with its reason.
+    const callerAborted = (): void => controller.abort(config.signal?.reason);
+    if (config.signal?.aborted === true) callerAborted();
+    config.signal?.addEventListener("abort", callerAborted, { once: true });
+    try {
+      return await transport({ ...config, signal: controller.signal });
+    } catch (error) {
+      throw controller.signal.reason === timeout ? timeout : error;
+    } finally {
+      clearTimeout(timer);
+      config.signal?.removeEventListener("abort", callerAborted);
+    }
+  };
+  return createSolanaRpcFromTransport(timed);
+}
