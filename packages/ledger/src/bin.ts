@@ -5,6 +5,7 @@
  */
 import { ConfigError, parseCommandLine, USAGE } from "./config.js";
 import { createLogger } from "./logger.js";
+import { portInUseMessage } from "./port-in-use.js";
 import { startLedger, type RunningLedger } from "./start-ledger.js";
 
 export function formatBanner(ledger: RunningLedger): string {
@@ -35,7 +36,23 @@ async function main(): Promise<void> {
     return;
   }
   const logger = createLogger(commandLine.config.logLevel);
-  const ledger = await startLedger({ ...commandLine.config, logger });
+  let ledger: RunningLedger;
+  try {
+    ledger = await startLedger({ ...commandLine.config, logger });
+  } catch (error) {
+    const { rpcPort, wsPort } = commandLine.config;
+    const message = portInUseMessage(
+      error,
+      new Map([
+        [rpcPort, "--rpc-port <port> (LEDGER_RPC_PORT)"],
+        [wsPort, "--ws-port <port> (LEDGER_WS_PORT)"],
+      ]),
+    );
+    if (message === undefined) throw error;
+    process.stderr.write(`abas-ledger: ${message}\n`);
+    process.exitCode = 1;
+    return;
+  }
   process.stdout.write(formatBanner(ledger));
 
   let stopping = false;

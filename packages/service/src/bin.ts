@@ -6,7 +6,9 @@
  */
 import { readFileSync } from "node:fs";
 
-import { loadServiceConfig, ServiceConfigError, type ServiceConfig } from "./config.js";
+import { portInUseMessage } from "@abas/ledger";
+
+import { loadServiceConfig, ServiceConfigError } from "./config.js";
 import { describeRunningService, waitForStopSignal } from "./running-service-text.js";
 import { startService } from "./start-service.js";
 
@@ -14,20 +16,6 @@ import { startService } from "./start-service.js";
 function usage(): string {
   const settings = readFileSync(new URL("../.env.example", import.meta.url), "utf8");
   return `Usage: npm start (abas-service), with no arguments: every setting is an environment variable.\n\n${settings}`;
-}
-
-/** What to do about a port the service found taken, naming the setting that moves it. */
-function portInUseMessage(error: unknown, config: ServiceConfig): string | undefined {
-  const { code, address, port } = error as NodeJS.ErrnoException & { address?: string; port?: number };
-  if (code !== "EADDRINUSE" || port === undefined) return undefined;
-  const settings = new Map([
-    [config.ledgerRpcPort, "LEDGER_RPC_PORT"],
-    [config.ledgerWsPort, "LEDGER_WS_PORT"],
-    [config.apiPort, "PORT"],
-  ]);
-  const setting = settings.get(port);
-  if (setting === undefined) return undefined;
-  return `${address}:${port} is in use by another process (another npm start or abas-ledger?): stop it, or choose another port with ${setting}=<port>`;
 }
 
 async function main(args: readonly string[]): Promise<number> {
@@ -53,7 +41,14 @@ async function main(args: readonly string[]): Promise<number> {
   try {
     service = await startService(config);
   } catch (error) {
-    const message = portInUseMessage(error, config);
+    const message = portInUseMessage(
+      error,
+      new Map([
+        [config.ledgerRpcPort, "LEDGER_RPC_PORT=<port>"],
+        [config.ledgerWsPort, "LEDGER_WS_PORT=<port>"],
+        [config.apiPort, "PORT=<port>"],
+      ]),
+    );
     if (message === undefined) throw error;
     process.stderr.write(`abas-service: ${message}\n`);
     return 1;
