@@ -136,9 +136,21 @@ export async function writeReceiptFile(
   return path;
 }
 
+/** The fields of a batch item's receipt that a listing sorts and shows by, and what each must hold. */
+const LISTED_FIELDS: ReadonlyArray<readonly [string, (value: unknown) => boolean]> = [
+  ["slot", Number.isSafeInteger],
+  ["index", Number.isSafeInteger],
+  [
+    "timestamp",
+    (value) => Number.isSafeInteger(value) && !Number.isNaN(new Date(Number(value) * 1000).getTime()),
+  ],
+  ["batchAddress", (value) => typeof value === "string"],
+];
+
 /**
  * One receipt file's content, checked for its shape (`ABAS_SDK__RECEIPT_FILE_UNREADABLE` when it is
- * not JSON, or not an object with a call and a receipt); `file` names it in errors.
+ * not JSON, not an object with a call and a receipt, or its receipt lacks what a listing needs);
+ * `file` names it in errors. Whether the receipt holds is `verifyReceiptFile`'s question.
  */
 export function parseReceiptFile(text: string, file: string): ReceiptFileEntry {
   let parsed: unknown;
@@ -152,6 +164,14 @@ export function parseReceiptFile(text: string, file: string): ReceiptFileEntry {
     throw new AbasError(ABAS_SDK__RECEIPT_FILE_UNREADABLE, {
       file,
       reason: "expected an object with a call and a receipt",
+    });
+  }
+  const receipt = content.receipt as Record<string, unknown>;
+  const invalid = LISTED_FIELDS.filter(([field, valid]) => !valid(receipt[field])).map(([field]) => field);
+  if (invalid.length > 0) {
+    throw new AbasError(ABAS_SDK__RECEIPT_FILE_UNREADABLE, {
+      file,
+      reason: `its receipt has no valid ${invalid.join(", ")}`,
     });
   }
   return { file, call: content.call ?? null, receipt: content.receipt };

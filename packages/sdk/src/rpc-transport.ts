@@ -22,14 +22,13 @@ class RequestTimeout extends Error {
 export function createTimedSolanaRpc(url: string, timeoutMs: number): Rpc<SolanaRpcApi> {
   const transport = createDefaultRpcTransport({ url });
   const timed: RpcTransport = async (config) => {
+    // A request its caller stopped already is not sent (kit's transport would send it, unstoppable).
+    if (config.signal?.aborted === true) throw config.signal.reason;
     const controller = new AbortController();
-    const timeout = new RequestTimeout(
-      `no answer from the node within ${timeoutMs / 1000} s (requestTimeoutMs)`,
-    );
+    const timeout = new RequestTimeout(`no answer from the node within ${timeoutMs / 1000} s`);
     const timer = setTimeout(() => controller.abort(timeout), timeoutMs);
     // The caller's own signal stops the request too, with its reason.
     const callerAborted = (): void => controller.abort(config.signal?.reason);
-    if (config.signal?.aborted === true) callerAborted();
     config.signal?.addEventListener("abort", callerAborted, { once: true });
     try {
       return await transport({ ...config, signal: controller.signal });

@@ -68,6 +68,18 @@ export function loadServiceConfig(env: NodeJS.ProcessEnv): ServiceConfig {
         "share links name the site by it (set it to the address users reach, e.g. https://abas.example.com)",
     );
   }
+  // The embedded ledger's ports only matter when it runs; 0 (any free port) may repeat.
+  const ports: Array<[string, number]> = [["PORT", e.PORT]];
+  if (e.RPC_URL === undefined)
+    ports.push(["LEDGER_RPC_PORT", e.LEDGER_RPC_PORT], ["LEDGER_WS_PORT", e.LEDGER_WS_PORT]);
+  for (const [index, [name, value]] of ports.entries()) {
+    const other = ports.slice(0, index).find(([, earlier]) => earlier === value && value !== 0);
+    if (other !== undefined) {
+      throw new ServiceConfigError(
+        `invalid settings: ${other[0]} and ${name} are both ${value}: each needs a port of its own`,
+      );
+    }
+  }
   const dataDir = resolve(e.DATA_DIR);
   return {
     dataDir,

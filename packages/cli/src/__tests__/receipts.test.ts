@@ -228,17 +228,19 @@ describe("abas receipts", () => {
     const [damaged, ...intact] = readdirSync(folder).sort();
     writeFileSync(join(folder, damaged!), readFileSync(join(folder, damaged!), "utf8").slice(0, 100));
     writeFileSync(join(folder, "package.json"), JSON.stringify({ name: "not-a-receipt" }));
+    writeFileSync(join(folder, "shaped.json"), JSON.stringify({ call: null, receipt: { note: "x" } }));
     writeFileSync(join(folder, "notes.txt"), "rotate the agent key\n");
     writeFileSync(join(folder, `${intact[0]}.123.1.tmp`), "{");
 
-    // When it is verified, both JSON files fail with 3802 and the two intact receipts verify
+    // When it is verified, the three JSON files that are not receipts fail with 3802 and the two intact receipts verify
     const verified = await abas(["receipts", "verify", folder]);
     assert.equal(verified.code, 1);
-    assert.match(verified.stdout, /^2\/4 receipts valid$/m);
+    assert.match(verified.stdout, /^2\/5 receipts valid$/m);
     const failLines = verified.stderr.split("\n").filter((line) => line.startsWith("FAIL "));
     assert.deepEqual(failLines.map((line) => line.replace(/\]:.*$/, "]")).sort(), [
       `FAIL ${join(folder, damaged!)} [ABAS_SDK__RECEIPT_FILE_UNREADABLE 3802]`,
       `FAIL ${join(folder, "package.json")} [ABAS_SDK__RECEIPT_FILE_UNREADABLE 3802]`,
+      `FAIL ${join(folder, "shaped.json")} [ABAS_SDK__RECEIPT_FILE_UNREADABLE 3802]`,
     ]);
     const json = await abas(["receipts", "verify", folder, "--json"]);
     assert.equal(json.code, 1);
@@ -248,10 +250,11 @@ describe("abas receipts", () => {
       failures: Array<{ file: string; tool: string | null; code: number }>;
     };
     assert.equal(report.valid, false);
-    assert.equal(report.checked, 4);
+    assert.equal(report.checked, 5);
     assert.deepEqual(report.failures.map(({ file, tool, code }) => [file, tool, code]).sort(), [
       [join(folder, damaged!), null, 3802],
       [join(folder, "package.json"), null, 3802],
+      [join(folder, "shaped.json"), null, 3802],
     ]);
 
     // And list shows the two receipts, naming the files that are not one on stderr
@@ -274,6 +277,7 @@ describe("abas receipts", () => {
     assert.deepEqual(listedJson.unreadable.map(({ file, code }) => [file, code]).sort(), [
       [join(folder, damaged!), 3802],
       [join(folder, "package.json"), 3802],
+      [join(folder, "shaped.json"), 3802],
     ]);
 
     // And show on the damaged file names it

@@ -13,6 +13,7 @@ import { ABAS_RUNTIME__RPC_REQUEST_FAILED, ABAS_SDK__INVALID_CLIENT_CONFIG, isAb
 
 import { AttestationClient } from "../client.js";
 import { generateSecretKey } from "../keypair.js";
+import { createTimedSolanaRpc } from "../rpc-transport.js";
 import { closedPortUrl } from "./support/no-network.js";
 
 async function failureOf(rpcUrl: string, requestTimeoutMs?: number) {
@@ -67,9 +68,26 @@ describe("ABAS_RUNTIME__RPC_REQUEST_FAILED", () => {
     const error = await failureOf(silentUrl, 300);
     assert.equal(
       error.message,
-      "The RPC request getAccountInfo failed: no answer from the node within 0.3 s (requestTimeoutMs)",
+      "The RPC request getAccountInfo failed: no answer from the node within 0.3 s",
     );
     assert.ok(Date.now() - started < 10_000, `gave up after ${Date.now() - started} ms`);
+  });
+
+  it("does not send a request whose caller stopped it already, and stops one in flight with the caller's reason", async () => {
+    // Given a node that counts the requests it takes and never answers
+    let taken = 0;
+    silent.on("request", () => (taken += 1));
+    const rpc = createTimedSolanaRpc(silentUrl, 60_000);
+    const stopped = new Error("stopped by the caller");
+    // When a request is sent with a signal that has fired already, and another stopped while it waits
+    await assert.rejects(rpc.getSlot().send({ abortSignal: AbortSignal.abort(stopped) }), stopped);
+    const inFlight = new AbortController();
+    const waiting = rpc.getBlockHeight().send({ abortSignal: inFlight.signal });
+    while (taken === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    inFlight.abort(stopped);
+    // Then the first never reached the node, and the second ends with the caller's reason
+    await assert.rejects(waiting, stopped);
+    assert.equal(taken, 1);
   });
 
   it("rejects a requestTimeoutMs that is not a whole number of ms from 1 to 3,600,000: ABAS_SDK__INVALID_CLIENT_CONFIG", () => {
