@@ -25,15 +25,18 @@ export function createTimedSolanaRpc(url: string, timeoutMs: number): Rpc<Solana
     // A request its caller stopped already is not sent (kit's transport would send it, unstoppable).
     if (config.signal?.aborted === true) throw config.signal.reason;
     const controller = new AbortController();
-    const timeout = new RequestTimeout(`no answer from the node within ${timeoutMs / 1000} s`);
-    const timer = setTimeout(() => controller.abort(timeout), timeoutMs);
+    const timer = setTimeout(
+      () => controller.abort(new RequestTimeout(`no answer from the node within ${timeoutMs / 1000} s`)),
+      timeoutMs,
+    );
     // The caller's own signal stops the request too, with its reason.
     const callerAborted = (): void => controller.abort(config.signal?.reason);
     config.signal?.addEventListener("abort", callerAborted, { once: true });
     try {
       return await transport({ ...config, signal: controller.signal });
     } catch (error) {
-      throw controller.signal.reason === timeout ? timeout : error;
+      const reason: unknown = controller.signal.reason;
+      throw reason instanceof RequestTimeout ? reason : error;
     } finally {
       clearTimeout(timer);
       config.signal?.removeEventListener("abort", callerAborted);
