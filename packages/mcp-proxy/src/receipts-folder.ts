@@ -197,17 +197,16 @@ export type ReceiptsFolder = Readonly<{
 }>;
 
 /**
- * Every `.json` file of a folder, read as a receipt file: one that is not (cut short, not JSON, not
- * a call with a receipt) is named with its error, and the others are read all the same. Other
- * files, such as a receipt still being written aside, are not looked at.
+ * Every `.json` file of a folder, read as a receipt file: one that is not (see `parseReceiptFile`)
+ * is named with its error, and the others are read all the same. Other files, such as a receipt
+ * still being written aside, are not looked at.
  */
 export function readReceiptsFolder(folder: string): ReceiptsFolder {
   if (!existsSync(folder)) throw new AbasError(ABAS_SDK__RECEIPTS_FOLDER_NOT_FOUND, { folder });
   const receipts: ReceiptFileEntry[] = [];
   const unreadable: UnreadableReceiptFile[] = [];
-  for (const name of readdirSync(folder)
-    .filter((name) => name.endsWith(".json"))
-    .sort()) {
+  const names = readdirSync(folder).filter((name) => name.endsWith(".json"));
+  for (const name of names.sort()) {
     const file = join(folder, name);
     try {
       receipts.push(readReceiptFile(file));

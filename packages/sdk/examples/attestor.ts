@@ -21,9 +21,9 @@ const programId = process.env.PROGRAM_ID;
 const { agentKeypair, operatorKeypair } = await exampleKeys(rpcUrl);
 await new AttestationClient({ rpcUrl, agentKeypair, programId }).registerAgent({ operatorKeypair });
 
-// A queue folder of its own, removed at the end: an agent keeps its queue folder for good.
+// One attestor per agent process; its queue directory keeps every recorded action across restarts
+// (this example's is new and removed at the end; an agent keeps its own for good).
 const queueDir = mkdtempSync(join(tmpdir(), "abas-queue-"));
-// One attestor per agent process; its queue directory keeps every recorded action across restarts.
 const attestor = await Attestor.open({
   client: { rpcUrl, agentKeypair, programId },
   operatorKeypair,

@@ -180,11 +180,12 @@ async function show(args: readonly string[], context: CommandContext): Promise<n
     if (agent === undefined) throw new UsageError("receipts show <merkle root> needs --agent <address>");
   } else {
     const folder = dirname(target);
+    const isTarget = (candidate: { file: string }): boolean => basename(candidate.file) === basename(target);
     const read = readReceiptsFolder(folder);
-    const damaged = read.unreadable.find((candidate) => basename(candidate.file) === basename(target));
+    const damaged = read.unreadable.find(isTarget);
     if (damaged !== undefined) throw damaged.error;
     entries = read.receipts;
-    const entry = entries.find((candidate) => basename(candidate.file) === basename(target));
+    const entry = entries.find(isTarget);
     if (entry === undefined) throw new UsageError(`${target} is not a receipt file of ${folder}`);
     ({ merkleRoot, agent } = entry.receipt);
   }
