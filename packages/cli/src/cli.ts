@@ -79,7 +79,11 @@ export async function runCli(
     return EXIT_USAGE;
   }
   const name = args[index]!;
-  const rest = [...args.slice(0, index), ...args.slice(index + 1)];
+  // Global options given before the command go after its own arguments (its subcommand stays first).
+  const own = args.slice(index + 1);
+  const end = own.indexOf("--");
+  const leading = args.slice(0, index);
+  const rest = end < 0 ? [...own, ...leading] : [...own.slice(0, end), ...leading, ...own.slice(end)];
   if (name === "help") {
     const topic = COMMANDS.find((command) => command.name === rest[0]);
     io.out(topic?.usage ?? USAGE);

@@ -47,34 +47,48 @@ export type GlobalSettings = Readonly<{
   json: boolean;
 }>;
 
-function httpUrl(value: string, name: string): string {
-  let url: URL;
+const nonEmpty = (value: string | undefined): string | undefined =>
+  value === undefined || value === "" ? undefined : value;
+
+/** A setting from its flag, else its environment variable; `name` is where it came from, for errors. */
+function setting(
+  flagValue: string | undefined,
+  flag: string,
+  env: NodeJS.ProcessEnv,
+  variable: string,
+): { value: string; name: string } | undefined {
+  if (flagValue !== undefined) return { value: flagValue, name: flag };
+  const fromEnv = nonEmpty(env[variable]);
+  return fromEnv === undefined ? undefined : { value: fromEnv, name: variable };
+}
+
+function httpUrl(given: { value: string; name: string } | undefined, fallback: string): string {
+  if (given === undefined) return fallback;
+  const { value, name } = given;
+  let protocol: string | undefined;
   try {
-    url = new URL(value);
+    protocol = new URL(value).protocol;
   } catch {
-    throw new UsageError(`${name} "${value}" is not a URL; give an http:// or https:// address`);
+    protocol = undefined;
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new UsageError(`${name} must be an http:// or https:// URL, got ${url.protocol}`);
+  if (protocol !== "http:" && protocol !== "https:") {
+    throw new UsageError(`${name} "${value}" is not an http:// or https:// URL (e.g. ${fallback})`);
   }
   return value.replace(/\/+$/, "");
 }
-
-const nonEmpty = (value: string | undefined): string | undefined =>
-  value === undefined || value === "" ? undefined : value;
 
 /** Flags win over the environment, which wins over the defaults. */
 export function resolveGlobalSettings(
   values: { "rpc-url"?: string; "api-url"?: string; "program-id"?: string; json?: boolean },
   env: NodeJS.ProcessEnv,
 ): GlobalSettings {
-  const rpcUrl = httpUrl(values["rpc-url"] ?? nonEmpty(env.RPC_URL) ?? DEFAULT_RPC_URL, "--rpc-url");
-  const apiUrl = httpUrl(values["api-url"] ?? nonEmpty(env.ABAS_API_URL) ?? DEFAULT_API_URL, "--api-url");
-  const programId = values["program-id"] ?? nonEmpty(env.PROGRAM_ID);
-  if (programId !== undefined && !isAddress(programId)) {
-    throw new UsageError(`--program-id "${programId}" is not a base58 Solana address`);
+  const rpcUrl = httpUrl(setting(values["rpc-url"], "--rpc-url", env, "RPC_URL"), DEFAULT_RPC_URL);
+  const apiUrl = httpUrl(setting(values["api-url"], "--api-url", env, "ABAS_API_URL"), DEFAULT_API_URL);
+  const programId = setting(values["program-id"], "--program-id", env, "PROGRAM_ID");
+  if (programId !== undefined && !isAddress(programId.value)) {
+    throw new UsageError(`${programId.name} "${programId.value}" is not a base58 Solana address`);
   }
-  return { rpcUrl, apiUrl, programId, json: values.json === true };
+  return { rpcUrl, apiUrl, programId: programId?.value, json: values.json === true };
 }
 
 export function requireOption(value: string | undefined, option: string, what: string): string {

@@ -56,7 +56,7 @@ function hintFor(error: AbasError, settings: ErrorSettings): string | undefined 
     case ABAS_RUNTIME__INSUFFICIENT_FUNDS_FOR_NEW_ACCOUNT:
       return "fund the operator (on a local ledger or devnet: solana airdrop 1 <operator address>)";
     case ABAS_RUNTIME__RPC_REQUEST_FAILED:
-      return unreachableHint(settings);
+      return ledgerHint(settings);
     case ABAS_RUNTIME__BATCH_LEAVES_NOT_PUBLISHED:
       return "run the batch's remaining leaves again once the ledger is reachable (AttestationClient.completeBatch)";
     default:
@@ -64,8 +64,9 @@ function hintFor(error: AbasError, settings: ErrorSettings): string | undefined 
   }
 }
 
-function unreachableHint(settings: ErrorSettings): string {
-  return `is the ledger running at ${settings.rpcUrl ?? "the RPC URL"}? Start it with "abas start", or point --rpc-url (RPC_URL) at a running node`;
+/** What to do when the ledger does not answer. */
+export function ledgerHint(settings: ErrorSettings): string {
+  return `is the ledger running at ${settings.rpcUrl ?? "the RPC URL"}? Start one (npm start in the ABAS repository, or npx abas-ledger), or point --rpc-url (RPC_URL) at a running node`;
 }
 
 function isUsageCode(code: number): boolean {
@@ -103,8 +104,7 @@ export function describeFailure(error: unknown, settings: ErrorSettings = {}): E
   }
   if (isAbasError(error)) {
     const programErrorName = getProgramErrorName(error.code);
-    const hint =
-      hintFor(error, settings) ?? (isConnectionFailure(error) ? unreachableHint(settings) : undefined);
+    const hint = hintFor(error, settings) ?? (isConnectionFailure(error) ? ledgerHint(settings) : undefined);
     const unreachable = error.code === ABAS_RUNTIME__RPC_REQUEST_FAILED && isConnectionFailure(error);
     return {
       exitCode: isUsageCode(error.code) ? EXIT_USAGE : EXIT_FAILED,
@@ -121,7 +121,7 @@ export function describeFailure(error: unknown, settings: ErrorSettings = {}): E
     return {
       exitCode: EXIT_FAILED,
       message: `cannot reach the ledger at ${settings.rpcUrl ?? "the RPC URL"}`,
-      hint: unreachableHint(settings),
+      hint: ledgerHint(settings),
     };
   }
   return { exitCode: EXIT_FAILED, message: error instanceof Error ? error.message : String(error) };

@@ -188,7 +188,7 @@ type SpecifiedContext = { [P in AbasProgramErrorCode]: ProgramErrorContext } & {
   [ABAS_SDK__ATTESTOR_QUEUE_CORRUPT]: { queueFile: string; line: number; reason: string };
   [ABAS_SDK__ATTESTOR_QUEUE_UNAVAILABLE]: { queueDir: string; reason: string };
   [ABAS_SDK__INVALID_PROXY_CONFIG]: { problems: string };
-  [ABAS_SDK__RECEIPTS_FOLDER_NOT_FOUND]: { folder: string };
+  [ABAS_SDK__RECEIPTS_FOLDER_NOT_FOUND]: { folder: string; reason: string };
   [ABAS_SDK__RECEIPT_FILE_UNREADABLE]: { file: string; reason: string };
   [ABAS_SDK__RECEIPT_CALL_MISMATCH]: { file: string; actionHash: string; callHash: string };
   [ABAS_SDK__RECEIPT_VERIFICATION_FAILED]: { file: string; failedChecks: string };

@@ -5,3 +5,4 @@ export * from "./format-message.js";
 export * from "./messages.js";
 export * from "./program-errors.js";
 export * from "./code-names.js";
+export * from "./innermost-message.js";

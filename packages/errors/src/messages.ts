@@ -268,7 +268,7 @@ export const AbasErrorMessages: Readonly<{ [P in AbasErrorCode]: string }> = {
   [ABAS_SDK__ATTESTOR_QUEUE_CORRUPT]: "The attestor queue $queueFile is damaged at line $line: $reason",
   [ABAS_SDK__ATTESTOR_QUEUE_UNAVAILABLE]: "The attestor queue $queueDir cannot be used: $reason",
   [ABAS_SDK__INVALID_PROXY_CONFIG]: "Invalid abas-mcp-proxy configuration: $problems",
-  [ABAS_SDK__RECEIPTS_FOLDER_NOT_FOUND]: "The receipts folder $folder does not exist",
+  [ABAS_SDK__RECEIPTS_FOLDER_NOT_FOUND]: "There is no receipts folder at $folder: $reason",
   [ABAS_SDK__RECEIPT_FILE_UNREADABLE]: "The receipt file $file cannot be read: $reason",
   [ABAS_SDK__RECEIPT_CALL_MISMATCH]:
     "The call recorded in $file hashes to $callHash, not to the action hash $actionHash of its receipt",

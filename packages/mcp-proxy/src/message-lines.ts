@@ -26,19 +26,19 @@ export class MessageLines {
 }
 
 /** The values of one line: a batch's elements, the one value, or none when it is not JSON. */
-export function parseElements(line: Buffer): unknown[] {
+export function parseElements(line: Buffer): unknown[] | undefined {
   let value: unknown;
   try {
     value = JSON.parse(line.toString("utf8"));
   } catch {
-    return [];
+    return undefined; // not JSON (NaN, say), or longer than a JavaScript string can be
   }
   return Array.isArray(value) ? value : [value];
 }
 
 /** The JSON-RPC messages of one line: one, a batch's elements, or none when it is not JSON. */
 export function parseMessages(line: Buffer): Record<string, unknown>[] {
-  return parseElements(line).filter(
+  return (parseElements(line) ?? []).filter(
     (message): message is Record<string, unknown> => typeof message === "object" && message !== null,
   );
 }

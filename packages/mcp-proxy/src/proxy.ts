@@ -22,6 +22,7 @@ import { Attestor, queuedActionHashes, syncDirectory } from "@abas/sdk/attestor"
 import { CallJournal } from "./call-journal.js";
 import { arrayElementRanges, MessageLines } from "./message-lines.js";
 import { ledgerAddressForLog } from "./ledger-address.js";
+import { ledgerProblem } from "./ledger-probe.js";
 import { defaultFolders, type ProxyConfig } from "./proxy-config.js";
 import { writeReceiptFile } from "./receipts-folder.js";
 import { ToolCallTracker, type ToolCallAction } from "./tool-calls.js";
@@ -119,7 +120,11 @@ export function describeError(error: unknown): string {
 
 export async function runProxy(config: ProxyConfig, streams: ProxyStreams): Promise<ServerExit> {
   const { log } = streams;
-  const agent = await loadKeypair(config.agentKeypair, "agentKeypair");
+  // Read here so that a bad key file names the proxy's own setting.
+  const [agent, operator] = await Promise.all([
+    loadKeypair(config.agentKeypair, "--agent-keypair (ABAS_AGENT_KEYPAIR)"),
+    loadKeypair(config.operatorKeypair, "--operator-keypair (ABAS_OPERATOR_KEYPAIR)"),
+  ]);
   const { queueDir, receiptsDir } = defaultFolders(agent.address, config);
   mkdirSync(queueDir, { recursive: true, mode: 0o700 });
   const created = mkdirSync(receiptsDir, { recursive: true, mode: 0o700 });
@@ -144,7 +149,7 @@ export async function runProxy(config: ProxyConfig, streams: ProxyStreams): Prom
       agentKeypair: agent,
       ...(config.programId === undefined ? {} : { programId: config.programId }),
     },
-    operatorKeypair: config.operatorKeypair,
+    operatorKeypair: operator,
     queueDir,
     durability: config.durability,
     maxBatchDelayMs: config.maxBatchDelayMs,
@@ -161,9 +166,15 @@ export async function runProxy(config: ProxyConfig, streams: ProxyStreams): Prom
     throw error;
   }
   journal.opened(calls);
-  log(
-    `agent ${agent.address}, ledger ${ledgerAddressForLog(config.rpcUrl)}, queue ${queueDir}, receipts ${receiptsDir}`,
-  );
+  const ledger = ledgerAddressForLog(config.rpcUrl);
+  log(`agent ${agent.address}, ledger ${ledger}, queue ${queueDir}, receipts ${receiptsDir}`);
+  void ledgerProblem(config.rpcUrl).then((problem) => {
+    if (problem !== undefined) {
+      log(
+        `the ledger at ${ledger} does not answer (${problem}): tool calls are kept in ${queueDir} and sent once it does; check --rpc-url (ABAS_RPC_URL)`,
+      );
+    }
+  });
 
   const tracker = new ToolCallTracker({ warn: log });
   const record = (call: ToolCallAction): void => {

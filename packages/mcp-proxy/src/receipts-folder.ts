@@ -6,7 +6,7 @@
  * file, and never a file that has the call with one that has not. With `flush`, the file and its
  * entry in the folder are on the disk when the write returns.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { mkdir, open, rename, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 
@@ -202,7 +202,15 @@ export type ReceiptsFolder = Readonly<{
  * still being written aside, are not looked at.
  */
 export function readReceiptsFolder(folder: string): ReceiptsFolder {
-  if (!existsSync(folder)) throw new AbasError(ABAS_SDK__RECEIPTS_FOLDER_NOT_FOUND, { folder });
+  if (!existsSync(folder)) {
+    throw new AbasError(ABAS_SDK__RECEIPTS_FOLDER_NOT_FOUND, { folder, reason: "nothing is there" });
+  }
+  if (!statSync(folder).isDirectory()) {
+    throw new AbasError(ABAS_SDK__RECEIPTS_FOLDER_NOT_FOUND, {
+      folder,
+      reason: `it is a file; name the folder that holds it (${dirname(folder)})`,
+    });
+  }
   const receipts: ReceiptFileEntry[] = [];
   const unreadable: UnreadableReceiptFile[] = [];
   const names = readdirSync(folder).filter((name) => name.endsWith(".json"));

@@ -117,7 +117,14 @@ export class ToolCallTracker {
   fromServer(line: Buffer, now = new Date()): CompletedCall[] {
     if (this.#pending.size === 0 && this.#cancelled.size === 0) return [];
     const completed: CompletedCall[] = [];
-    parseElements(line).forEach((element, index) => {
+    const elements = parseElements(line);
+    if (elements === undefined) {
+      this.#warn(
+        `the server sent a line that is not JSON (${line.length} bytes), forwarded as it is; a tools/call it answers is not recorded`,
+      );
+      return [];
+    }
+    elements.forEach((element, index) => {
       if (typeof element !== "object" || element === null) return;
       const message = element as Record<string, unknown>;
       const key = idKey(message.id);
@@ -128,7 +135,10 @@ export class ToolCallTracker {
         kind: "mcp/tools/call",
         tool: call.tool,
         arguments: call.arguments,
-        ...("error" in message ? { error: message.error } : { result: message.result }),
+        // (an "error": null beside a result, which lenient clients read as a success, is a result)
+        ...("error" in message && message.error !== null
+          ? { error: message.error }
+          : { result: message.result }),
         startedAt: call.startedAt,
         endedAt: now.toISOString(),
         callId: call.id,

@@ -45,7 +45,7 @@ for (const { actionHash, receipt } of recorded) {
   // In privacy mode the ledger holds only a salted commitment; the receipt keeps the salt.
   const privacy = itemReceipt.privacyMode ? " (privacy mode: the ledger holds its salted commitment)" : "";
   console.log(
-    `${actionHash} ${itemReceipt.actionType}${privacy}: item ${itemReceipt.index} of ${itemReceipt.itemCount}, ${valid ? "valid" : "INVALID"}`,
+    `${actionHash} ${itemReceipt.actionType}${privacy}: item ${itemReceipt.index + 1} of ${itemReceipt.itemCount}, ${valid ? "valid" : "INVALID"}`,
   );
 }
 await attestor.close();

@@ -185,7 +185,7 @@ function checkMerkleProof(receipt: ParsedBatchItemReceipt): ReceiptCheck {
     proof: receipt.proof,
     root: receipt.merkleRoot,
   });
-  return included ? pass : fail(`the proof does not link item ${receipt.index} to the Merkle root`);
+  return included ? pass : fail(`the proof does not link item ${receipt.index + 1} to the Merkle root`);
 }
 
 async function checkAddress(receipt: ParsedReceipt): Promise<ReceiptCheck> {

@@ -1,4 +1,4 @@
-/** What a started service tells its user, and how it waits to be stopped: shared by `npm start` and `abas start`. */
+/** What a started service tells its user, and how it waits to be stopped: used by `npm start` (abas-service). */
 import type { ServiceConfig } from "./config.js";
 import type { RunningService } from "./start-service.js";
 

@@ -153,7 +153,9 @@ function renderRow(name: string, answer: ReadOutcome): HTMLTableRowElement {
     link(
       attestationPath(`${receipt.batchAddress}:${receipt.index}`),
       formatUtcShort(Date.parse(receipt.recordedAt) / 1000),
-      { title: `the ledger's time; the receipt's page (batch item ${receipt.index})` },
+      {
+        title: `the ledger's time; the receipt's page (batch item ${receipt.index + 1} of ${receipt.itemCount})`,
+      },
     ),
   );
   const agent = element("td");

@@ -13,6 +13,8 @@ import { fileURLToPath } from "node:url";
 import { loadServiceConfig, startService, type RunningService } from "@abas/service";
 import { address, createSolanaRpc, lamports } from "@solana/kit";
 
+import { closedPort } from "./support/closed-port.js";
+
 const here = fileURLToPath(new URL(".", import.meta.url));
 const bin = resolve(here, "../bin.ts");
 const tsx = resolve(here, "../../../../node_modules/.bin/tsx");
@@ -433,6 +435,37 @@ describe("unreachable ledger", () => {
     );
   });
 
+  test("global options may come before the command", async () => {
+    const result = await abas([
+      "--rpc-url",
+      "http://127.0.0.1:1",
+      "--json",
+      "agent",
+      "show",
+      "11111111111111111111111111111111",
+    ]);
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /^abas agent: cannot reach the ledger at http:\/\/127\.0\.0\.1:1 /);
+    assert.equal((JSON.parse(result.stdout) as { ok: boolean }).ok, false);
+  });
+
+  test("a malformed URL is named as given, flag or variable, exit 2", async () => {
+    const fromEnv = await abas(["agent", "show", "11111111111111111111111111111111"], {
+      env: { RPC_URL: "localhost:8899" },
+    });
+    assert.equal(fromEnv.code, 2);
+    assert.match(
+      fromEnv.stderr,
+      /^abas agent: RPC_URL "localhost:8899" is not an http:\/\/ or https:\/\/ URL \(e\.g\. http:\/\/127\.0\.0\.1:8899\)/,
+    );
+    const fromFlag = await abas(["status", "--api-url", "ftp://example.com"]);
+    assert.equal(fromFlag.code, 2);
+    assert.match(
+      fromFlag.stderr,
+      /^abas status: --api-url "ftp:\/\/example\.com" is not an http:\/\/ or https:\/\/ URL/,
+    );
+  });
+
   test("status reports it, exit 1", async () => {
     const result = await abas([
       "status",
@@ -446,6 +479,18 @@ describe("unreachable ledger", () => {
     const report = JSON.parse(result.stdout) as { ok: boolean; ledger: { reachable: boolean } };
     assert.equal(report.ok, false);
     assert.equal(report.ledger.reachable, false);
+    // In words: each part with why it is unreachable, and a fix that exists
+    const closed = await closedPort();
+    const human = await abas(["status"], {
+      env: { RPC_URL: `http://127.0.0.1:${closed}`, ABAS_API_URL: `http://127.0.0.1:${closed}` },
+    });
+    assert.equal(human.code, 1);
+    assert.match(
+      human.stdout,
+      /REST API {2}http:\/\/127\.0\.0\.1:\d+ {2}unreachable \(connect ECONNREFUSED 127\.0\.0\.1:\d+\)/,
+    );
+    assert.match(human.stdout, /ledger {4}http:\/\/127\.0\.0\.1:\d+ {2}unreachable \(.*ECONNREFUSED/);
+    assert.match(human.stdout, /fix: start the service \(npm start in the ABAS repository\)/);
   });
 });
 

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -14,6 +14,8 @@ import { fileURLToPath } from "node:url";
 
 import { spawnLedgerProcess, type LedgerProcess } from "@abas/ledger";
 import { address, createSolanaRpc, lamports } from "@solana/kit";
+
+import { closedPort } from "./support/closed-port.js";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const bin = resolve(here, "../bin.ts");
@@ -31,9 +33,14 @@ let agentAddress: string;
 
 type Result = { code: number | null; stdout: string; stderr: string };
 
-function run(command: string, args: readonly string[], input = ""): Promise<Result> {
+function run(
+  command: string,
+  args: readonly string[],
+  input = "",
+  extraEnv: NodeJS.ProcessEnv = {},
+): Promise<Result> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(command, args, { cwd: work, env });
+    const child = spawn(command, args, { cwd: work, env: { ...env, ...extraEnv } });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
@@ -44,7 +51,8 @@ function run(command: string, args: readonly string[], input = ""): Promise<Resu
   });
 }
 
-const abas = (args: readonly string[]) => run(tsx, [bin, ...args]);
+const abas = (args: readonly string[], extraEnv: NodeJS.ProcessEnv = {}) =>
+  run(tsx, [bin, ...args], "", extraEnv);
 
 async function abasJson<T>(args: readonly string[]): Promise<T> {
   const result = await abas([...args, "--json"]);
@@ -236,6 +244,7 @@ describe("abas receipts", () => {
     const verified = await abas(["receipts", "verify", folder]);
     assert.equal(verified.code, 1);
     assert.match(verified.stdout, /^2\/5 receipts valid$/m);
+    assert.match(verified.stderr, /verifying: 5\/5 3 failed/);
     const failLines = verified.stderr.split("\n").filter((line) => line.startsWith("FAIL "));
     assert.deepEqual(failLines.map((line) => line.replace(/\]:.*$/, "]")).sort(), [
       `FAIL ${join(folder, damaged!)} [ABAS_SDK__RECEIPT_FILE_UNREADABLE 3802]`,
@@ -312,6 +321,73 @@ describe("abas receipts", () => {
   test("a folder that does not exist: ABAS_SDK__RECEIPTS_FOLDER_NOT_FOUND, exit code 2", async () => {
     const listed = await abas(["receipts", "list", join(work, "nowhere")]);
     assert.equal(listed.code, 2);
-    assert.match(listed.stderr, /ABAS_SDK__RECEIPTS_FOLDER_NOT_FOUND 3801/);
+    assert.match(listed.stderr, /: nothing is there \[ABAS_SDK__RECEIPTS_FOLDER_NOT_FOUND 3801\]/);
+  });
+
+  test("a receipt file where the folder is expected: ABAS_SDK__RECEIPTS_FOLDER_NOT_FOUND naming its folder, exit code 2", async () => {
+    const file = join(receiptsDir, readdirSync(receiptsDir)[0]!);
+    const verified = await abas(["receipts", "verify", file]);
+    assert.equal(verified.code, 2);
+    assert.match(
+      verified.stderr,
+      new RegExp(
+        `it is a file; name the folder that holds it \\(${receiptsDir}\\) \\[ABAS_SDK__RECEIPTS_FOLDER_NOT_FOUND 3801\\]`,
+      ),
+    );
+    // abas verify takes bare receipts: a folder, or a folder's file, is sent to abas receipts verify
+    const folderToVerify = await abas(["verify", receiptsDir]);
+    assert.equal(folderToVerify.code, 2);
+    assert.match(
+      folderToVerify.stderr,
+      /is a folder; a receipts folder is verified with: abas receipts verify /,
+    );
+    const fileToVerify = await abas(["verify", file]);
+    assert.equal(fileToVerify.code, 2);
+    assert.match(
+      fileToVerify.stderr,
+      /holds a tool call with its receipt .* abas receipts verify <its folder>/,
+    );
+    // and show takes one file of the folder
+    const folderToShow = await abas(["receipts", "show", receiptsDir]);
+    assert.equal(folderToShow.code, 2);
+    assert.match(folderToShow.stderr, /is a folder: give one of its receipt files \(abas receipts list /);
+    const missing = await abas(["receipts", "show", join(receiptsDir, "nothing.json")]);
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /there is no file .*nothing\.json/);
+  });
+
+  test("a folder with no receipts (or none of --agent) verifies nothing: exit code 1", async () => {
+    const empty = join(work, "empty");
+    mkdirSync(empty);
+    const verified = await abas(["receipts", "verify", empty]);
+    assert.equal(verified.code, 1);
+    assert.match(verified.stdout, /^0\/0 receipts valid$/m);
+    assert.match(verified.stderr, /no receipt files in .*empty, so nothing is verified/);
+    const json = await abas(["receipts", "verify", empty, "--json"]);
+    assert.equal(json.code, 1);
+    assert.deepEqual(JSON.parse(json.stdout), { valid: false, checked: 0, failures: [] });
+    const otherAgent = await abas([
+      "receipts",
+      "verify",
+      receiptsDir,
+      "--agent",
+      "11111111111111111111111111111111",
+    ]);
+    assert.equal(otherAgent.code, 1);
+    assert.match(otherAgent.stderr, /of agent 11111111111111111111111111111111, so nothing is verified/);
+  });
+
+  test("an unreachable ledger fails each receipt with ABAS_RUNTIME__RPC_REQUEST_FAILED and names the setting to check", async () => {
+    const rpcUrl = `http://127.0.0.1:${await closedPort()}`;
+    const verified = await abas(["receipts", "verify", receiptsDir], { RPC_URL: rpcUrl });
+    assert.equal(verified.code, 1);
+    assert.match(verified.stdout, /^0\/3 receipts valid$/m);
+    assert.equal(verified.stderr.match(/\[ABAS_RUNTIME__RPC_REQUEST_FAILED 2200\]/g)?.length, 3);
+    assert.match(
+      verified.stderr,
+      new RegExp(
+        `\n {2}fix: is the ledger running at ${rpcUrl}\\? .* point --rpc-url \\(RPC_URL\\) at a running node`,
+      ),
+    );
   });
 });

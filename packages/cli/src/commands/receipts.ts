@@ -2,9 +2,15 @@
  * `abas receipts list|verify|show`: the receipts folder that `abas-mcp-proxy` writes, one
  * `<action hash>.json` file per tools/call (the call and its receipt).
  */
+import { existsSync, statSync } from "node:fs";
 import { basename, dirname } from "node:path";
 
-import { getAbasErrorCodeName, isAbasError, type AbasError } from "@abas/errors";
+import {
+  ABAS_RUNTIME__RPC_REQUEST_FAILED,
+  getAbasErrorCodeName,
+  isAbasError,
+  type AbasError,
+} from "@abas/errors";
 import {
   outcomeOfReceiptFile,
   readReceiptsFolder,
@@ -19,6 +25,7 @@ import { printResult, type CommandContext } from "../cli-io.js";
 import { createReadOnlyClient } from "../clients.js";
 import { GLOBAL_OPTIONS_HELP, parseOptions, resolveGlobalSettings } from "../parse-options.js";
 import { createProgress } from "../progress.js";
+import { ledgerHint } from "../report-error.js";
 import { UsageError } from "../usage-error.js";
 import type { Command } from "./command.js";
 
@@ -104,7 +111,9 @@ async function verify(args: readonly string[], context: CommandContext): Promise
   const { values, positionals } = parseOptions(args, { agent: { type: "string" } });
   const settings = resolveGlobalSettings(values, context.env);
   const { receipts, unreadable } = readFolder(positionals, values, "verify");
-  const progress = createProgress(context.io, "verifying", receipts.length, !settings.json);
+  // The files that are not receipts count as checked (and failed) before the first receipt.
+  const checked = receipts.length + unreadable.length;
+  const progress = createProgress(context.io, "verifying", checked, !settings.json);
   const failures: Array<ReturnType<typeof problem> & { tool: string | null }> = unreadable.map(
     ({ file, error }) => ({ ...problem(file, error), tool: null }),
   );
@@ -115,20 +124,27 @@ async function verify(args: readonly string[], context: CommandContext): Promise
       if (!isAbasError(error)) throw error;
       failures.push({ ...problem(entry.file, error), tool: entry.call?.tool ?? null });
     }
-    progress.update(done + 1, `${failures.length} failed`);
+    progress.update(unreadable.length + done + 1, `${failures.length} failed`);
   }
   progress.stop();
-  const checked = receipts.length + unreadable.length;
-  const summary = `${checked - failures.length}/${checked} receipts valid`;
+  // Nothing checked is no proof of anything: a wrong folder (or --agent) must not pass.
+  const valid = checked > 0 && failures.length === 0;
   if (settings.json) {
-    printResult(context.io, true, { valid: failures.length === 0, checked, failures }, "");
+    printResult(context.io, true, { valid, checked, failures }, "");
   } else {
-    context.io.out(summary);
+    context.io.out(`${checked - failures.length}/${checked} receipts valid`);
     for (const failure of failures) {
       context.io.err(`FAIL ${failure.file} [${failure.codeName} ${failure.code}]: ${failure.message}`);
     }
+    if (checked === 0) {
+      context.io.err(
+        `abas receipts: no receipt files in ${positionals[0]}${values.agent === undefined ? "" : ` of agent ${values.agent}`}, so nothing is verified`,
+      );
+    }
+    const unreachable = failures.find((failure) => failure.code === ABAS_RUNTIME__RPC_REQUEST_FAILED);
+    if (unreachable !== undefined) context.io.err(`  fix: ${ledgerHint(settings)}`);
   }
-  return failures.length === 0 ? 0 : 1;
+  return valid ? 0 : 1;
 }
 
 function formatBatch(batch: BatchRecord, entries: readonly ReceiptFileEntry[]): string {
@@ -179,6 +195,11 @@ async function show(args: readonly string[], context: CommandContext): Promise<n
     agent = values.agent;
     if (agent === undefined) throw new UsageError("receipts show <merkle root> needs --agent <address>");
   } else {
+    if (existsSync(target) && statSync(target).isDirectory()) {
+      throw new UsageError(
+        `${target} is a folder: give one of its receipt files (abas receipts list ${target} names them), or a Merkle root with --agent`,
+      );
+    }
     const folder = dirname(target);
     const isTarget = (candidate: { file: string }): boolean => basename(candidate.file) === basename(target);
     const read = readReceiptsFolder(folder);
@@ -186,7 +207,13 @@ async function show(args: readonly string[], context: CommandContext): Promise<n
     if (damaged !== undefined) throw damaged.error;
     entries = read.receipts;
     const entry = entries.find(isTarget);
-    if (entry === undefined) throw new UsageError(`${target} is not a receipt file of ${folder}`);
+    if (entry === undefined) {
+      throw new UsageError(
+        existsSync(target)
+          ? `${target} is not a receipt file (<action hash>.json, as abas-mcp-proxy writes them)`
+          : `there is no file ${target}`,
+      );
+    }
     ({ merkleRoot, agent } = entry.receipt);
   }
   const reader = await createReadOnlyClient(settings);

@@ -1,4 +1,5 @@
 /** `abas status`: is the REST API healthy, is the ledger up, how far behind is the indexer. */
+import { innermostMessage } from "@abas/errors";
 import { createSolanaRpc } from "@solana/kit";
 
 import { printResult, type CommandContext } from "../cli-io.js";
@@ -8,7 +9,7 @@ import {
   parseOptions,
   resolveGlobalSettings,
 } from "../parse-options.js";
-import { describeFailure } from "../report-error.js";
+import { describeFailure, isConnectionFailure } from "../report-error.js";
 import type { Command } from "./command.js";
 
 const USAGE = `Usage: abas status [--json]
@@ -39,8 +40,8 @@ async function fetchHealth(apiUrl: string): Promise<HealthReport> {
 const reason = (error: unknown): string =>
   error instanceof Error && error.name === "TimeoutError"
     ? `no answer within ${TIMEOUT_MS} ms`
-    : describeFailure(error).message === "fetch failed"
-      ? "unreachable"
+    : isConnectionFailure(error)
+      ? innermostMessage(error)
       : describeFailure(error).message;
 
 async function run(args: readonly string[], { io, env }: CommandContext): Promise<number> {
@@ -87,7 +88,10 @@ async function run(args: readonly string[], { io, env }: CommandContext): Promis
   for (const cause of health.status === "fulfilled" ? (health.value.causes ?? []) : []) {
     lines.push(`  problem   ${cause.name}: ${cause.detail}`);
   }
-  if (!ok) lines.push('  fix: start the service with "abas start", or point --api-url / --rpc-url at it');
+  if (!ok)
+    lines.push(
+      "  fix: start the service (npm start in the ABAS repository), or point --api-url / --rpc-url at it",
+    );
   printResult(io, settings.json, report, lines.join("\n"));
   return ok ? 0 : 1;
 }

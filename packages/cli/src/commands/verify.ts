@@ -1,4 +1,6 @@
 /** `abas verify <receipt.json | receipts.jsonl | ->` and `abas verify --hash <hex> --agent <address>`. */
+import { existsSync, statSync } from "node:fs";
+
 import { verifyReceipt, type ReceiptVerification } from "@abas/sdk";
 
 import { printResult, type CommandContext } from "../cli-io.js";
@@ -41,6 +43,11 @@ function parseReceipts(text: string, source: string): unknown[] {
   }
 }
 
+/** `{ call, receipt }`: a file of a receipts folder (abas-mcp-proxy, writeReceiptFile), not a bare receipt. */
+function isReceiptFile(value: unknown): boolean {
+  return typeof value === "object" && value !== null && "call" in value && "receipt" in value;
+}
+
 function formatVerification(verification: ReceiptVerification, label: string): string {
   const lines = [
     `${label}: ${verification.valid ? "VALID" : "INVALID"} (${verification.kind ?? "unknown kind"})`,
@@ -60,7 +67,17 @@ async function verifyReceipts(
 ) {
   const settings = resolveGlobalSettings(values, context.env);
   const source = path === "-" ? "stdin" : path;
+  if (path !== "-" && existsSync(path) && statSync(path).isDirectory()) {
+    throw new UsageError(
+      `${path} is a folder; a receipts folder is verified with: abas receipts verify ${path}`,
+    );
+  }
   const receipts = parseReceipts(readTextFile(path, "receipt"), source);
+  if (receipts.some(isReceiptFile)) {
+    throw new UsageError(
+      `${source} holds a tool call with its receipt (a receipts folder's file); it is verified, call included, with: abas receipts verify <its folder>`,
+    );
+  }
   const results: ReceiptVerification[] = [];
   for (const receipt of receipts) results.push(await verifyReceipt(receipt, { rpcUrl: settings.rpcUrl }));
   const valid = results.every((result) => result.valid);

@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -88,6 +89,33 @@ describe("abas-mcp-proxy as a process", () => {
       lines.map((line) => (line === "" ? "" : (JSON.parse(line) as { params: { n: number } }).params.n)),
       [1, 2, 3, ""],
     );
+  });
+
+  it("says at start that the ledger does not answer, and forwards all the same", async () => {
+    const closedPort = await new Promise<number>((resolve) => {
+      const server = createServer().listen(0, "127.0.0.1", () => {
+        const { port } = server.address() as AddressInfo;
+        server.close(() => resolve(port));
+      });
+    });
+    const run = startProxy(
+      [...options, "--rpc-url", `http://127.0.0.1:${closedPort}`],
+      [process.execPath, "-e", "process.stdin.pipe(process.stdout)"],
+    );
+    run.child.stdin.write('{"jsonrpc":"2.0","id":1,"method":"ping"}\n');
+    await waitForLine(run, '"method":"ping"');
+    for (let waited = 0; !/does not answer/.test(run.stderr()); waited += 20) {
+      assert.ok(waited < 10_000, run.stderr());
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    assert.match(
+      run.stderr(),
+      new RegExp(
+        `the ledger at http://127\\.0\\.0\\.1:${closedPort} does not answer \\(connect ECONNREFUSED 127\\.0\\.0\\.1:${closedPort}\\): tool calls are kept in .* and sent once it does; check --rpc-url \\(ABAS_RPC_URL\\)`,
+      ),
+    );
+    run.child.stdin.end();
+    assert.equal((await run.exited).code, 0);
   });
 
   it("names a server that cannot be started: ABAS_SDK__MCP_SERVER_NOT_STARTED", async () => {

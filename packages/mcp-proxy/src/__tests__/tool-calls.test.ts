@@ -93,6 +93,20 @@ describe("ToolCallTracker", () => {
     assert.equal(tracker.fromServer(line({ jsonrpc: "2.0", id: 1, result: {} }))[0]?.action.tool, "tool 1");
   });
 
+  it("says so when a line of the server is not JSON while calls wait, and records a result beside an error of null", () => {
+    const warnings: string[] = [];
+    const tracker = new ToolCallTracker({ warn: (message) => warnings.push(message) });
+    tracker.fromHost(call(1, "nan"));
+    // NaN is not JSON, though some servers' JSON writers send it
+    assert.deepEqual(tracker.fromServer(Buffer.from('{"jsonrpc":"2.0","id":1,"result":{"x":NaN}}\n')), []);
+    assert.deepEqual(warnings, [
+      "the server sent a line that is not JSON (44 bytes), forwarded as it is; a tools/call it answers is not recorded",
+    ]);
+    tracker.fromHost(call(2, "lenient"));
+    const [done] = tracker.fromServer(line({ jsonrpc: "2.0", id: 2, result: { ok: true }, error: null }));
+    assert.deepEqual([done?.action.result, "error" in done!.action], [{ ok: true }, false]);
+  });
+
   it("reads JSON-RPC batches and ignores lines that are not JSON", () => {
     const tracker = new ToolCallTracker();
     tracker.fromHost(

@@ -426,7 +426,7 @@ describe("abas-mcp, installed from its tarball and started with `npx -y @abas/mc
       const result = verification(call);
       assert.equal(result.attested, false);
       assert.equal(result.attestations[0]!.checks.merkleProof?.ok, false);
-      assert.match(call.text, /FAILED merkleProof: the proof does not link item 1 to the Merkle root/);
+      assert.match(call.text, /FAILED merkleProof: the proof does not link item 2 to the Merkle root/);
     });
 
     it("finds batch items and singles from the ledger given only the agent or the transaction", async () => {

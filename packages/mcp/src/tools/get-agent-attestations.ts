@@ -72,7 +72,7 @@ function toItem(record: ApiAttestation, rpcUrl: string): z.input<typeof Attestat
 
 function renderItem(item: z.input<typeof AttestationItem>): string {
   const where = item.batch
-    ? `batch item ${item.batch.index} of ${item.batch.address}`
+    ? `batch item ${item.batch.index + 1} of ${item.batch.address}`
     : `attestation ${item.id}`;
   const hash = item.privacy ? `commitment ${item.storedHash}` : `action hash ${item.storedHash}`;
   return `- ${item.recordedAt} (slot ${item.slot}) ${item.actionType}: ${where}; ${hash}; tx ${item.txSignature}`;

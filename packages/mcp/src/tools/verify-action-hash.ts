@@ -153,7 +153,7 @@ function renderAttestation(attestation: CheckedAttestation): string[] {
   const where =
     attestation.batch === null
       ? `attestation account ${attestation.accountAddress}`
-      : `item ${attestation.batch.index} of ${attestation.batch.itemCount} in batch ${attestation.accountAddress} ` +
+      : `item ${attestation.batch.index + 1} of ${attestation.batch.itemCount} in batch ${attestation.accountAddress} ` +
         `(Merkle root ${attestation.batch.merkleRoot}, proof from ${attestation.batch.proofSource})`;
   const lines = [
     `${attestation.verified ? "VERIFIED" : "NOT VERIFIED"}: ${attestation.actionType}${attestation.privacyMode ? " (privacy mode)" : ""} ` +

@@ -158,7 +158,7 @@ describe("finding and verifying an action", () => {
         ledgerOnly,
       );
       assert.equal(wrong.attested, false);
-      assert.match(wrong.matches[0]!.checks.merkleProof!.reason!, /does not link item 1 to the Merkle root/);
+      assert.match(wrong.matches[0]!.checks.merkleProof!.reason!, /does not link item 2 to the Merkle root/);
     });
 
     it("finds from the ledger alone given the agent or the transaction", async () => {

@@ -4,10 +4,9 @@
  * and what it keeps when its sender thread fails (faults injected on purpose).
  */
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import {
   appendFileSync,
-  existsSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
@@ -41,6 +40,7 @@ import { ActionType } from "@abas/program-client";
 
 import { Attestor, type AttestorOptions } from "../attestor/index.js";
 import { QUEUE_FILE_NAME } from "../attestor/queue-journal.js";
+import { queueLockHolder } from "../attestor/queue-lock.js";
 import { AttestationClient } from "../client.js";
 import type { BatchItemReceipt } from "../receipts.js";
 import { generateSecretKey } from "../keypair.js";
@@ -605,7 +605,7 @@ describe("Attestor on the local ledger", () => {
       );
     }
     // And the queue whose file could not be read is not left locked
-    assert.equal(existsSync(join(queueFileIsDirectory, "lock")), false);
+    assert.equal(queueLockHolder(queueFileIsDirectory), undefined);
   });
 
   it("drops a torn last line but refuses a damaged queue with ABAS_SDK__ATTESTOR_QUEUE_CORRUPT", async () => {
@@ -657,6 +657,66 @@ describe("Attestor on the local ledger", () => {
     await Promise.all([first.receipt, second.receipt]);
     const reopened = await Attestor.open(options(queueDir));
     await reopened.close();
+  });
+
+  it("gives a batch identical to one recorded before that batch's receipts, as the README says", async () => {
+    // Given one payload recorded alone, then again alone once its batch is on the ledger
+    const attestor = await Attestor.open(options(newQueueDir(), { retryDelayMs: 20 }));
+    const payload = { tool: "heartbeat", arguments: {} };
+    const first = attestor.record({ actionType: "ToolCall", payload });
+    await attestor.flush();
+    const second = attestor.record({ actionType: "ToolCall", payload });
+    await attestor.flush();
+    // Then both receipts are the one batch's, valid, and both actions count as confirmed
+    const [one, two] = await Promise.all([first.receipt, second.receipt]);
+    assert.deepEqual(two, one);
+    assert.equal((await client.verifyReceipt(two)).valid, true);
+    assert.equal(attestor.metrics.confirmed, 2);
+    await attestor.close();
+  });
+
+  it("keeps a batch whose queue line the disk refused, and records it once the disk takes it again", async (t) => {
+    // Given an action recorded in a queue whose file then refuses every write (a real fault,
+    // injected on purpose: the file made immutable, which needs root and a file system with
+    // attributes, such as ext4)
+    const queueDir = newQueueDir();
+    const receipts: BatchItemReceipt[] = [];
+    const attestor = await Attestor.open(
+      options(queueDir, {
+        maxBatchDelayMs: 3_600_000,
+        retryDelayMs: 20,
+        onReceipt: (receipt) => void receipts.push(receipt),
+      }),
+    );
+    const first = attestor.record({ actionType: "ToolCall", payload: "recorded before the file froze" });
+    const queueFile = join(queueDir, QUEUE_FILE_NAME);
+    const frozen = spawnSync("chattr", ["+i", queueFile]);
+    if (frozen.status !== 0) {
+      t.skip(`chattr +i is not available here (${String(frozen.stderr ?? frozen.error).trim()})`);
+      await attestor.close();
+      return;
+    }
+    try {
+      // When the batch is cut: its line cannot be written
+      await attestor.flush();
+      // Then its receipt rejects with the named error, the action is counted failed, not lost
+      await assert.rejects(
+        first.receipt,
+        (error) => isAbasError(error, ABAS_SDK__ATTESTOR_QUEUE_UNAVAILABLE) && /EPERM/.test(error.message),
+      );
+      assert.equal(attestor.metrics.failed, 1);
+    } finally {
+      spawnSync("chattr", ["-i", queueFile]);
+    }
+    // And once the file takes writes again, the background retry writes the line and records the
+    // batch: onReceipt gets the receipt, and the attestor goes on recording
+    while (receipts.length === 0) await sleep(20);
+    assert.equal((await client.verifyReceipt(receipts[0]!)).valid, true);
+    const second = attestor.record({ actionType: "ToolCall", payload: "recorded after" });
+    await attestor.flush();
+    assert.equal((await client.verifyReceipt(await second.receipt)).valid, true);
+    assert.deepEqual([attestor.metrics.confirmed, attestor.metrics.failed], [2, 0]);
+    await attestor.close();
   });
 
   it("rejects an action with both payload and actionHash with ABAS_SDK__INVALID_ARGUMENT, writing nothing", async () => {

@@ -61,4 +61,44 @@ describe("the attestor's queue file, read back", () => {
       (error) => isAbasError(error, ABAS_SDK__ATTESTOR_QUEUE_CORRUPT) && error.context.line === 4,
     );
   });
+
+  it("refuses a line of the right shape whose values the queue never writes, naming the line", () => {
+    // Given queues edited by hand, each with one such line after a good one: read as they are,
+    // the sender thread would stop at the first (a hash that is not hex) or batch under a
+    // different root than the one recorded (a private action without its salt)
+    const good = { a: 1, h: HASH, t: 1, p: 0 };
+    const salt = "cd".repeat(32);
+    const edited: Record<string, object> = {
+      "a hash that is not hex": { a: 2, h: "zz", t: 1, p: 0 },
+      "a hash in capitals": { a: 2, h: HASH.toUpperCase(), t: 1, p: 0 },
+      "a fractional id": { a: 1.5, h: HASH, t: 1, p: 0 },
+      "an id of 0": { a: 0, h: HASH, t: 1, p: 0 },
+      "a negative action type": { a: 2, h: HASH, t: -1, p: 0 },
+      "privacy without a salt": { a: 2, h: HASH, t: 1, p: 1 },
+      "a salt that is not hex": { a: 2, h: HASH, t: 1, p: 1, s: "zz" },
+      "a salt without privacy": { a: 2, h: HASH, t: 1, p: 0, s: salt },
+      "a batch of no action": { b: 1, ids: [] },
+      "a batch naming a fractional id": { b: 1, ids: [1.5] },
+      "a done line of a text id": { d: "1" },
+      "a void line dropping a text id": { v: 1, drop: ["1"] },
+    };
+    for (const [what, line] of Object.entries(edited)) {
+      assert.throws(
+        () => backlogOf([good, line]),
+        (error) =>
+          isAbasError(error, ABAS_SDK__ATTESTOR_QUEUE_CORRUPT) &&
+          error.context.line === 2 &&
+          error.context.reason === "not a queue entry",
+        what,
+      );
+    }
+    // And a private action with its salt is read as it was written
+    assert.deepEqual(backlogOf([good, { a: 2, h: HASH, t: 1, p: 1, s: salt }]).unbatched[1], {
+      id: 2,
+      actionHash: HASH,
+      actionType: 1,
+      privacyMode: true,
+      salt,
+    });
+  });
 });

@@ -48,7 +48,7 @@ const INDEX_PAGE_SIZE = 20;
 const describe = (candidate: Candidate): string =>
   candidate.ledger.kind === "attestation"
     ? `attestation ${candidate.ledger.address}`
-    : `item ${candidate.batchIndex} of batch ${candidate.ledger.address}`;
+    : `${candidate.batchIndex === undefined ? "an item" : `item ${candidate.batchIndex + 1}`} of batch ${candidate.ledger.address}`;
 
 /** The items of a ledger attestation that store the hash (or, for a batch, the item `index`). */
 function itemsStoring(

@@ -191,7 +191,7 @@ export async function verifyCandidate(
     const { batch } = fields;
     checks = {
       batchLeaf: fail(
-        `item ${batch!.index} is not published on the ledger yet (${batch!.leavesPublished} of ${batch!.itemCount} leaves)`,
+        `item ${batch!.index + 1} is not published on the ledger yet (${batch!.leavesPublished} of ${batch!.itemCount} leaves)`,
       ),
     };
   } else if (txSignature === undefined) {

@@ -428,8 +428,14 @@ export class Attestor {
     // Closed meanwhile (a stopped sender cuts a close short): the queue is no longer this
     // attestor's, and the next open delivers the batch's receipts again.
     if (this.#journalClosed) return;
-    if (undelivered === undefined) this.#journal.appendBatchDone(batchId);
-    else {
+    if (undelivered === undefined) {
+      try {
+        this.#journal.appendBatchDone(batchId);
+      } catch {
+        // The queue file cannot be written now (a full disk): the batch stays open, and the next
+        // open delivers its receipts again, which loses nothing.
+      }
+    } else {
       this.#undelivered.set(batchId, undelivered);
       this.#scheduleRedelivery();
     }
@@ -478,8 +484,12 @@ export class Attestor {
     const worthCutting = (): boolean => this.#flushing > 0 || this.#journal.size() >= QUEUE_FILE_CUT_BYTES;
     const keep = this.#failed > 0 || this.#undelivered.size > 0;
     if (this.#journalHasEntries && !keep && !this.#journalClosed && worthCutting()) {
-      this.#journal.truncate();
-      this.#journalHasEntries = false;
+      try {
+        this.#journal.truncate();
+        this.#journalHasEntries = false;
+      } catch {
+        // Not cut this time (the disk); what the file holds is all done, and it is cut later.
+      }
     }
     for (const wake of this.#idleWaiters.splice(0)) wake();
   }

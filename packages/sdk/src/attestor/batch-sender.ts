@@ -21,6 +21,7 @@ import { recordBatch, type PreparedBatchItem } from "../batch-attest.js";
 import type { ClientContext } from "../client-context.js";
 import type { BatchItemReceipt } from "../receipts.js";
 import type { ResolvedAttestorOptions } from "./attestor-options.js";
+import { queueFailure } from "./queue-failure.js";
 import type { QueueBacklog, QueuedAction, QueuedBatch, QueueJournal } from "./queue-journal.js";
 import { toThreadError, type ThreadError } from "./thread-errors.js";
 
@@ -62,7 +63,13 @@ export type FromSender =
   | { type: "closed" };
 
 type UnbatchedAction = { action: QueuedAction; queuedAt: number };
-type FailedBatch = { batch: QueuedBatch; actions: QueuedAction[]; prepared: PreparedBatchItem[] };
+/** `lineWritten`: false while the batch's line could not be written to the queue file (a full disk). */
+type FailedBatch = {
+  batch: QueuedBatch;
+  actions: QueuedAction[];
+  prepared: PreparedBatchItem[];
+  lineWritten: boolean;
+};
 
 /** The longest wait between two background attempts of a failed batch. */
 const MAX_FAILED_BATCH_RETRY_MS = 30_000;
@@ -113,7 +120,7 @@ export class BatchSender {
     for (const action of backlog.unbatched) this.#unbatched.push({ action, queuedAt: -Infinity });
     for (const { batch, actions } of backlog.openBatches) this.#startBatch(batch, actions, true);
     if (options.durability === "write") {
-      this.#syncTimer = setInterval(() => this.#journal.sync(), options.syncIntervalMs);
+      this.#syncTimer = setInterval(() => this.#syncJournal(), options.syncIntervalMs);
     }
     this.#schedulePump();
   }
@@ -132,8 +139,17 @@ export class BatchSender {
       this.#closed = true;
       clearTimeout(this.#batchTimer);
       clearInterval(this.#syncTimer);
-      this.#journal.sync();
+      this.#syncJournal();
       this.#report({ type: "closed" });
+    }
+  }
+
+  /** A flush that fails (the disk) is tried again at the next one; the recording thread's close reports it. */
+  #syncJournal(): void {
+    try {
+      this.#journal.sync();
+    } catch {
+      this.#journal.noteUnsynced();
     }
   }
 
@@ -158,8 +174,19 @@ export class BatchSender {
       if (!full && !due) break;
       const actions = this.#unbatched.splice(0, maxBatchSize).map(({ action }) => action);
       const batch: QueuedBatch = { id: this.#nextBatchId, actionIds: actions.map((action) => action.id) };
-      this.#journal.appendBatch(batch);
       this.#nextBatchId += 1;
+      try {
+        this.#journal.appendBatch(batch);
+      } catch (error) {
+        // The batch is fixed in memory and its line written later, by the background retries: its
+        // receipts reject now (the actions stay in the queue file), as for a batch the ledger refused.
+        this.#report({ type: "started", batchId: batch.id, actionIds: [...batch.actionIds] });
+        this.#reportFailed(
+          { batch, actions, prepared: actions.map(toPreparedItem), lineWritten: false },
+          error,
+        );
+        break;
+      }
       this.#startBatch(batch, actions, false);
     }
     if (this.#unbatched.length > 0 && this.#batchesInFlight < maxInFlightBatches) {
@@ -182,7 +209,6 @@ export class BatchSender {
   async #sendBatch(batch: QueuedBatch, actions: QueuedAction[], resumed: boolean): Promise<void> {
     const { maxBatchAttempts, retryDelayMs, queueDir } = this.#options;
     const prepared = actions.map(toPreparedItem);
-    const actionIds = [...batch.actionIds];
     let lastError: unknown;
     for (let attempt = 1; attempt <= maxBatchAttempts; attempt++) {
       try {
@@ -205,8 +231,22 @@ export class BatchSender {
       attempts: maxBatchAttempts,
       cause: lastError,
     });
-    this.#report({ type: "failed", batchId: batch.id, actionIds, error: toThreadError(failure) });
-    this.#failed.push({ batch, actions, prepared });
+    this.#reportFailed({ batch, actions, prepared, lineWritten: true }, failure);
+  }
+
+  /** The batch's receipts reject with `error`; it is tried again in the background. */
+  #reportFailed(failed: FailedBatch, error: unknown): void {
+    const { batch } = failed;
+    const reported = failed.lineWritten
+      ? error
+      : queueFailure(this.#options.queueDir, `writing the line of batch ${batch.id}`, error);
+    this.#report({
+      type: "failed",
+      batchId: batch.id,
+      actionIds: [...batch.actionIds],
+      error: toThreadError(reported),
+    });
+    this.#failed.push(failed);
     void this.#retryFailed();
   }
 
@@ -237,7 +277,11 @@ export class BatchSender {
       .filter((action) => (allowedMask & (1 << action.actionType)) === 0)
       .map((action) => action.id);
     if (refusedIds.length === 0 || this.#closed) return false;
-    this.#journal.appendBatchVoided(batch.id, refusedIds);
+    try {
+      this.#journal.appendBatchVoided(batch.id, refusedIds);
+    } catch {
+      return false; // the queue file cannot be written now: an ordinary failed attempt, tried again
+    }
     const kept = actions.filter((action) => !refusedIds.includes(action.id));
     this.#unbatched.unshift(...kept.map((action) => ({ action, queuedAt: -Infinity })));
     this.#report({
@@ -279,7 +323,16 @@ export class BatchSender {
         tries += 1;
         await sleep(Math.min(retryDelayMs * (maxBatchAttempts + tries), MAX_FAILED_BATCH_RETRY_MS));
         while (!this.#closed && this.#failed.length > 0) {
-          const { batch, actions, prepared } = this.#failed[0]!;
+          const failed = this.#failed[0]!;
+          const { batch, actions, prepared } = failed;
+          if (!failed.lineWritten) {
+            try {
+              this.#journal.appendBatch(batch);
+              failed.lineWritten = true;
+            } catch {
+              break; // still cannot be written: the next try, later
+            }
+          }
           try {
             const result = await recordBatch(this.#context, this.#operator, prepared, {
               resumeRecordedRoot: true,

@@ -80,17 +80,37 @@ function actionLine(action: QueuedAction): JournalLine {
   };
 }
 
+const HEX_64 = /^[0-9a-f]{64}$/;
+const isId = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) > 0;
+const isIdList = (value: unknown): value is number[] => Array.isArray(value) && value.every(isId);
+
+/** A line as the queue writes it, every value checked: a line edited or damaged into another shape is not one. */
+function isJournalLine(entry: Record<string, unknown>): boolean {
+  if ("a" in entry) {
+    const privacy = entry.p === 1;
+    return (
+      isId(entry.a) &&
+      typeof entry.h === "string" &&
+      HEX_64.test(entry.h) &&
+      Number.isInteger(entry.t) &&
+      (entry.t as number) >= 0 &&
+      (entry.t as number) <= 255 &&
+      (entry.p === 0 || privacy) &&
+      (privacy ? typeof entry.s === "string" && HEX_64.test(entry.s) : entry.s === undefined)
+    );
+  }
+  if ("b" in entry) return isId(entry.b) && isIdList(entry.ids) && entry.ids.length > 0;
+  if ("d" in entry) return isId(entry.d);
+  if ("v" in entry) return isId(entry.v) && isIdList(entry.drop);
+  return false;
+}
+
 function parseJournalLine(text: string): JournalLine | undefined {
   try {
     const value = JSON.parse(text) as unknown;
-    if (typeof value !== "object" || value === null) return undefined;
+    if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
     const entry = value as Record<string, unknown>;
-    if (typeof entry.a === "number" && typeof entry.h === "string" && typeof entry.t === "number")
-      return entry as JournalLine;
-    if (typeof entry.b === "number" && Array.isArray(entry.ids)) return entry as JournalLine;
-    if (typeof entry.d === "number") return entry as JournalLine;
-    if (typeof entry.v === "number" && Array.isArray(entry.drop)) return entry as JournalLine;
-    return undefined;
+    return isJournalLine(entry) ? (entry as JournalLine) : undefined;
   } catch {
     return undefined;
   }

@@ -165,7 +165,7 @@ describe("the web app in a browser", { skip: CHROMIUM_SKIP }, () => {
     await page.locator("#proof").fill(JSON.stringify(item.proof));
     await page.locator("form button[type=submit]").click();
     await page.locator('[data-result="attested"]').waitFor();
-    assert.match(await page.locator('[data-result="attested"]').innerText(), /Batch item #1/);
+    assert.match(await page.locator('[data-result="attested"]').innerText(), /Batch item 2/);
     await page.context().close();
   });
 

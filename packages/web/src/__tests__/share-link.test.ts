@@ -202,7 +202,7 @@ describe("actions.json", () => {
     assertActionHeaders(response.headers);
     const body: unknown = await response.json();
     assertActionGetResponse(body);
-    assert.match(body.description, /ToolCall action as item #1 of a batch/);
+    assert.match(body.description, /ToolCall action as item 2 of a batch/);
     assert.equal(body.icon, `${stack.origin}/api/actions/verify/card.png?id=${encodeURIComponent(id)}`);
   });
 });

@@ -25,7 +25,7 @@ export function agentPath(agent: string): string {
 }
 
 export function kindLabel(record: IndexedAttestation): SafeHtml {
-  const kind = record.batch === null ? html`Single` : html`Batch item #${record.batch.index}`;
+  const kind = record.batch === null ? html`Single` : html`Batch item ${record.batch.index + 1}`;
   return html`${kind}${record.privacy ? html` <span class="tag tag-plain" title="Privacy mode: the ledger stores a salted commitment">Private</span>` : null}`;
 }
 

@@ -69,7 +69,7 @@ function receiptFacts(record: IndexedAttestation, rpcUrl: string): SafeHtml {
             </dd>`
         : html`<dt>Batch</dt>
             <dd>
-              Item <b>#${record.batch.index}</b> of the batch at
+              Item <b>${record.batch.index + 1}</b> of the batch at
               <a class="mono break" href="${getAddressExplorerUrl(record.batch.address, rpcUrl)}"
                 >${record.batch.address} ↗</a
               >

@@ -48,7 +48,7 @@ ${values.input}</textarea>
 }
 
 function kindOf(attestation: VerifiedAttestation): SafeHtml {
-  const kind = attestation.batch === null ? html`Single` : html`Batch item #${attestation.batch.index}`;
+  const kind = attestation.batch === null ? html`Single` : html`Batch item ${attestation.batch.index + 1}`;
   return html`${kind}${attestation.privacyMode ? html` <span class="tag tag-plain" title="Privacy mode: the ledger stores a salted commitment">Private</span>` : null}`;
 }
 

@@ -92,7 +92,7 @@ export function describeReceipt(
     };
   }
   const hashLabel = first.privacy ? "Commitment (privacy mode)" : "Action hash";
-  const item = first.batch === null ? "" : ` as item #${first.batch.index} of a batch`;
+  const item = first.batch === null ? "" : ` as item ${first.batch.index + 1} of a batch`;
   return {
     status,
     heading: first.actionType,
@@ -107,7 +107,7 @@ export function describeReceipt(
       { label: hashLabel, value: first.storedHash, mono: true },
       {
         label: "Recorded",
-        value: `${when}${first.batch === null ? "" : ` · batch item #${first.batch.index}`}`,
+        value: `${when}${first.batch === null ? "" : ` · batch item ${first.batch.index + 1}`}`,
       },
       { label: "Transaction", value: first.txSignature, mono: true },
     ],

@@ -10,7 +10,7 @@
  */
 import assert from "node:assert/strict";
 import { createHash, generateKeyPairSync } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -164,6 +164,82 @@ describe("the published packages, installed from their tarballs into a project o
     // Its stdout carries only MCP messages: the usage goes to stderr.
     assert.equal(help.stdout, "");
     assert.match(help.stderr, /^Usage: abas-mcp-proxy \[options\] -- <MCP server command>/m);
+  });
+
+  it("puts the installed `abas-mcp-proxy` in front of an MCP server as a host's config names it, and `npx abas receipts verify` checks the receipt", async () => {
+    // Given an operator funded on the ledger and an agent registered with the installed `abas`
+    const keygen = async (file: string) =>
+      (
+        JSON.parse((await project.exec("npx", ["abas", "keygen", "--out", file, "--json"])).stdout) as {
+          address: string;
+        }
+      ).address;
+    const operator = await keygen("proxy-operator.json");
+    await keygen("proxy-agent.json");
+    await fetch(ledger!.rpcUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "requestAirdrop",
+        params: [operator, 10_000_000_000],
+      }),
+    });
+    const rpc = ["--rpc-url", ledger!.rpcUrl];
+    const register = [
+      "agent",
+      "register",
+      "--operator",
+      "proxy-operator.json",
+      "--agent",
+      "proxy-agent.json",
+    ];
+    for (let tries = 0; ; tries++) {
+      // (the airdrop lands within a slot or two)
+      const registered = await project
+        .exec("npx", ["abas", ...register, ...rpc])
+        .catch((error: Error) => error);
+      if (!(registered instanceof Error)) break;
+      if (tries === 20) throw registered;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    // When a host starts the proxy by its absolute path, from a folder of its own, with the
+    // settings in its env (as docs/attest-every-action.md configures it), and calls a tool
+    const receiptsDir = join(project.dir, "abas-receipts");
+    const transport = new StdioClientTransport({
+      command: join(project.dir, "node_modules", ".bin", "abas-mcp-proxy"),
+      args: ["--", join(REPO_ROOT, "node_modules", ".bin", "mcp-server-filesystem"), root],
+      cwd: root,
+      env: userEnv({
+        ABAS_RPC_URL: ledger!.rpcUrl,
+        ABAS_AGENT_KEYPAIR: join(project.dir, "proxy-agent.json"),
+        ABAS_OPERATOR_KEYPAIR: join(project.dir, "proxy-operator.json"),
+        ABAS_RECEIPTS_DIR: receiptsDir,
+        ABAS_QUEUE_DIR: join(root, "proxy-queue"),
+        ABAS_MAX_BATCH_DELAY_MS: "100",
+      }),
+      stderr: "pipe",
+    });
+    const client = new Client({ name: "abas-package-check", version: "1.0.0" });
+    try {
+      await client.connect(transport);
+      const listed = await client.callTool({ name: "list_directory", arguments: { path: root } });
+      assert.notEqual(listed.isError, true);
+      // Then the call's receipt is saved (its batch goes out after 100 ms) and verifies
+      for (
+        let waited = 0;
+        !existsSync(receiptsDir) || !readdirSync(receiptsDir).some((name) => name.endsWith(".json"));
+        waited += 100
+      ) {
+        assert.ok(waited < 30_000, "a receipt within 30 s");
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    } finally {
+      await client.close();
+    }
+    const verified = await project.exec("npx", ["abas", "receipts", "verify", receiptsDir, "--json", ...rpc]);
+    assert.deepEqual(JSON.parse(verified.stdout), { valid: true, checked: 1, failures: [] });
   });
 
   it("type-checks a TypeScript user of the installed packages against their .d.ts files", async () => {

@@ -1,0 +1,108 @@
+/**
+ * The queue directory's lock under contention: threads started at the same instant all find the
+ * same lock left by a process that no longer runs, and exactly one of them takes it over.
+ */
+import assert from "node:assert/strict";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import { Worker } from "node:worker_threads";
+
+import { ABAS_SDK__ATTESTOR_QUEUE_LOCKED, isAbasError } from "@abas/errors";
+
+import { lockQueueDirectory, queueLockHolder } from "../attestor/queue-lock.js";
+
+const THREADS = 6;
+const ROUNDS = 10;
+/** A process id no process has (above Linux's pid_max). */
+const GONE = 4_194_304 + 1;
+
+// Each thread waits for the start signal, then takes the lock; a thread of this process that
+// finds the lock held by this process's id is refused like any other process would be.
+// (a thread does not inherit the test's TypeScript loader: it registers tsx first)
+const contender = `
+const { workerData, parentPort } = require("node:worker_threads");
+import(workerData.loader)
+  .then(({ register }) => { register(); return import(workerData.module); })
+  .then(({ lockQueueDirectory }) => {
+    parentPort.postMessage("ready");
+    Atomics.wait(new Int32Array(workerData.start), 0, 0);
+    try {
+      lockQueueDirectory(workerData.queueDir);
+      parentPort.postMessage("owner");
+    } catch (error) {
+      parentPort.postMessage(error.context?.__code === workerData.locked ? "locked" : String(error));
+    }
+  });`;
+
+describe("the queue directory's lock", () => {
+  const base = mkdtempSync(join(tmpdir(), "abas-queue-lock-"));
+  after(() => rmSync(base, { recursive: true, force: true }));
+
+  it("lets exactly one of many contenders take over a lock left by a process gone", async () => {
+    const module = new URL("../attestor/queue-lock.ts", import.meta.url).href;
+    const loader = import.meta.resolve("tsx/esm/api");
+    for (let round = 0; round < ROUNDS; round++) {
+      // Given a queue whose last owner died without releasing it
+      const queueDir = join(base, `round-${round}`);
+      rmSync(queueDir, { recursive: true, force: true });
+      mkdirSync(queueDir, { recursive: true });
+      writeFileSync(join(queueDir, "lock.7"), String(GONE));
+      // When they all try at once, once each is ready
+      const start = new SharedArrayBuffer(4);
+      const contenders = Array.from({ length: THREADS }, () => {
+        const worker = new Worker(contender, {
+          eval: true,
+          workerData: { loader, module, queueDir, start, locked: ABAS_SDK__ATTESTOR_QUEUE_LOCKED },
+        });
+        const ready = new Promise<void>((resolve, reject) => {
+          worker.on("message", (message: string) => {
+            if (message === "ready") resolve();
+          });
+          worker.once("error", reject);
+        });
+        const outcome = ready.then(
+          () =>
+            new Promise<string>((resolve) =>
+              worker.on("message", (message: string) => {
+                if (message !== "ready") void worker.terminate().then(() => resolve(message));
+              }),
+            ),
+        );
+        return { ready, outcome };
+      });
+      await Promise.all(contenders.map(({ ready }) => ready));
+      Atomics.store(new Int32Array(start), 0, 1);
+      Atomics.notify(new Int32Array(start), 0);
+      const results = await Promise.all(contenders.map(({ outcome }) => outcome));
+      // Then one owns it and every other is refused with ABAS_SDK__ATTESTOR_QUEUE_LOCKED
+      assert.deepEqual(
+        [
+          results.filter((outcome) => outcome === "owner").length,
+          results.filter((outcome) => outcome === "locked").length,
+        ],
+        [1, THREADS - 1],
+        `round ${round}: ${results.join(", ")}`,
+      );
+      // And the stale lock is gone, the new one names this process
+      assert.deepEqual(readdirSync(queueDir).sort(), ["lock.8"]);
+      assert.equal(queueLockHolder(queueDir), process.pid);
+    }
+  });
+
+  it("is taken again once released, and refused while held", () => {
+    const queueDir = mkdtempSync(join(base, "release-"));
+    const release = lockQueueDirectory(queueDir);
+    assert.throws(
+      () => lockQueueDirectory(queueDir),
+      (error) => isAbasError(error, ABAS_SDK__ATTESTOR_QUEUE_LOCKED) && error.context.pid === process.pid,
+    );
+    release();
+    assert.equal(queueLockHolder(queueDir), undefined);
+    const again = lockQueueDirectory(queueDir);
+    assert.equal(queueLockHolder(queueDir), process.pid);
+    again();
+    assert.deepEqual(readdirSync(queueDir), ["lock.2"]);
+  });
+});
