@@ -185,7 +185,7 @@ describe("abas receipts", () => {
       "verify",
       receiptsDir,
     ]);
-    assert.deepEqual(json, { valid: true, checked: 3, failures: [] });
+    assert.deepEqual(json, { valid: true, checked: 3, failures: [], withoutCall: [] });
   });
 
   test("a tampered Merkle proof fails: ABAS_SDK__RECEIPT_VERIFICATION_FAILED, exit code 1", async () => {
@@ -211,6 +211,22 @@ describe("abas receipts", () => {
       failures.map((failure) => failure.codeName),
       ["ABAS_SDK__RECEIPT_VERIFICATION_FAILED"],
     );
+  });
+
+  test("a receipt whose call was not kept verifies as a receipt, and says its call is not checked", async () => {
+    const folder = tamperedCopy("without-call", (content) => {
+      (content as { call: unknown }).call = null;
+    });
+    const withoutCall = readdirSync(folder).map((name) => join(folder, name))[0]!;
+    const verified = await abas(["receipts", "verify", folder]);
+    assert.equal(verified.code, 0, verified.stderr);
+    assert.match(verified.stdout, /^3\/3 receipts valid$/m);
+    assert.match(
+      verified.stderr,
+      new RegExp(`^NO CALL ${withoutCall}: the call was not kept, so only its receipt is verified$`, "m"),
+    );
+    const json = await abasJson<{ withoutCall: string[] }>(["receipts", "verify", folder]);
+    assert.deepEqual(json.withoutCall, [withoutCall]);
   });
 
   test("a call changed after the fact fails: ABAS_SDK__RECEIPT_CALL_MISMATCH", async () => {
@@ -365,7 +381,7 @@ describe("abas receipts", () => {
     assert.match(verified.stderr, /no receipt files in .*empty, so nothing is verified/);
     const json = await abas(["receipts", "verify", empty, "--json"]);
     assert.equal(json.code, 1);
-    assert.deepEqual(JSON.parse(json.stdout), { valid: false, checked: 0, failures: [] });
+    assert.deepEqual(JSON.parse(json.stdout), { valid: false, checked: 0, failures: [], withoutCall: [] });
     const otherAgent = await abas([
       "receipts",
       "verify",

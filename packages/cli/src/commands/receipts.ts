@@ -129,8 +129,13 @@ async function verify(args: readonly string[], context: CommandContext): Promise
   progress.stop();
   // Nothing checked is no proof of anything: a wrong folder (or --agent) must not pass.
   const valid = checked > 0 && failures.length === 0;
+  // A receipt whose call was not kept proves an action was attested, not which call it was.
+  const failed = new Set(failures.map((failure) => failure.file));
+  const withoutCall = receipts
+    .filter((entry) => entry.call === null && !failed.has(entry.file))
+    .map((entry) => entry.file);
   if (settings.json) {
-    printResult(context.io, true, { valid, checked, failures }, "");
+    printResult(context.io, true, { valid, checked, failures, withoutCall }, "");
   } else {
     context.io.out(`${checked - failures.length}/${checked} receipts valid`);
     for (const failure of failures) {
@@ -140,6 +145,9 @@ async function verify(args: readonly string[], context: CommandContext): Promise
       context.io.err(
         `abas receipts: no receipt files in ${positionals[0]}${values.agent === undefined ? "" : ` of agent ${values.agent}`}, so nothing is verified`,
       );
+    }
+    for (const file of withoutCall) {
+      context.io.err(`NO CALL ${file}: the call was not kept, so only its receipt is verified`);
     }
     const unreachable = failures.find((failure) => failure.code === ABAS_RUNTIME__RPC_REQUEST_FAILED);
     if (unreachable !== undefined) context.io.err(`  fix: ${ledgerHint(settings)}`);

@@ -3,7 +3,8 @@
  * same lock left by a process that no longer runs, and exactly one of them takes it over.
  */
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import fs, { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { syncBuiltinESMExports } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -89,6 +90,49 @@ describe("the queue directory's lock", () => {
       assert.deepEqual(readdirSync(queueDir).sort(), ["lock.8"]);
       assert.equal(queueLockHolder(queueDir), process.pid);
     }
+  });
+
+  it("gives up a number it took over only because a later owner had removed it", () => {
+    // Given a lock left by a process gone, which this thread reads as stale; while it decides,
+    // (injected on purpose, inside its read) another process takes lock.6 and ends, and a third,
+    // still running, takes lock.7 and removes lock.6, so that the name lock.6 is free again
+    const queueDir = mkdtempSync(join(base, "late-"));
+    writeFileSync(join(queueDir, "lock.5"), String(GONE));
+    const running = process.ppid;
+    const realReadFileSync = fs.readFileSync;
+    fs.readFileSync = ((path: fs.PathOrFileDescriptor, options?: unknown) => {
+      const text = (realReadFileSync as (...args: unknown[]) => string | Buffer)(path, options);
+      if (String(path).endsWith("lock.5")) {
+        writeFileSync(join(queueDir, "lock.6"), String(GONE));
+        rmSync(join(queueDir, "lock.5"));
+        writeFileSync(join(queueDir, "lock.7"), String(running));
+        rmSync(join(queueDir, "lock.6"));
+      }
+      return text;
+    }) as typeof fs.readFileSync;
+    syncBuiltinESMExports();
+    try {
+      // When this thread goes on to take lock.6, Then it sees lock.7 and is refused
+      assert.throws(
+        () => lockQueueDirectory(queueDir),
+        (error) => isAbasError(error, ABAS_SDK__ATTESTOR_QUEUE_LOCKED) && error.context.pid === running,
+      );
+    } finally {
+      fs.readFileSync = realReadFileSync;
+      syncBuiltinESMExports();
+    }
+    assert.deepEqual(readdirSync(queueDir), ["lock.7"]);
+  });
+
+  it("reads only the lock names it writes, and takes over a lock file that links to nothing", () => {
+    const queueDir = mkdtempSync(join(base, "names-"));
+    for (const name of ["lock.05", "lock.9007199254740993", "lock.x"])
+      writeFileSync(join(queueDir, name), "1");
+    symlinkSync(join(queueDir, "nowhere"), join(queueDir, "lock.3"));
+    const release = lockQueueDirectory(queueDir);
+    assert.equal(queueLockHolder(queueDir), process.pid);
+    release();
+    assert.deepEqual(readdirSync(queueDir).sort(), ["lock.05", "lock.4", "lock.9007199254740993", "lock.x"]);
   });
 
   it("is taken again once released, and refused while held", () => {

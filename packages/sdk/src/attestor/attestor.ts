@@ -165,7 +165,11 @@ export class Attestor {
     try {
       opened = QueueJournal.open(queueDir, resolved.durability);
     } catch (error) {
-      releaseLock();
+      try {
+        releaseLock();
+      } catch {
+        // The failure to report is the queue file's; a lock this process leaves is taken over once it ends.
+      }
       throw queueFailure(queueDir, "reading the queue file", error);
     }
     const { journal, backlog } = opened;

@@ -280,7 +280,7 @@ export class BatchSender {
     try {
       this.#journal.appendBatchVoided(batch.id, refusedIds);
     } catch {
-      return false; // the queue file cannot be written now: an ordinary failed attempt, tried again
+      return false; // the line is not in the queue file: an ordinary failed attempt, tried again
     }
     const kept = actions.filter((action) => !refusedIds.includes(action.id));
     this.#unbatched.unshift(...kept.map((action) => ({ action, queuedAt: -Infinity })));

@@ -255,9 +255,19 @@ export class QueueJournal {
     this.#append(toLine({ b: batch.id, ids: [...batch.actionIds] }), true);
   }
 
-  /** Voids a batch the program refused as a whole (see JournalLine), flushed to the disk. */
+  /**
+   * Voids a batch the program refused as a whole (see JournalLine). Throws only when the line is
+   * not in the file: once written it counts, as a replay reads it, so a flush that fails is left
+   * to the next `sync`.
+   */
   appendBatchVoided(batchId: number, droppedIds: readonly number[]): void {
-    this.#append(toLine({ v: batchId, drop: [...droppedIds] }), true);
+    appendWhole(this.#fd, toLine({ v: batchId, drop: [...droppedIds] }));
+    try {
+      fdatasyncSync(this.#fd);
+      this.#unsynced = false;
+    } catch {
+      this.#unsynced = true;
+    }
   }
 
   appendBatchDone(batchId: number): void {

@@ -1,18 +1,21 @@
 /**
  * One attestor at a time owns a queue directory. Ownership is a numbered lock file, `lock.<n>`,
- * holding the owner's process id (or `released`); the owner is the creator of the highest number.
- * Taking over a lock whose process no longer runs creates the next number, which the file system
- * lets exactly one process do, so two processes that both find the same stale lock can never
- * both own the queue. A lock file is never removed while it is the highest, only marked released.
+ * holding the owner's process id; the owner is the creator of the highest number. Taking over a
+ * lock whose process no longer runs creates the next number, which the file system lets exactly
+ * one process do; a process that finds a higher number than its own once it has created it (it
+ * acted on what it read before) gives its own up. Releasing empties the file, which needs no disk
+ * space; the highest lock file is never removed, so numbers only grow.
  */
-import { linkSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { linkSync, lstatSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 import { ABAS_SDK__ATTESTOR_QUEUE_LOCKED, AbasError } from "@abas/errors";
 
-const LOCK_NAME = /^lock\.(\d+)$/;
+/** Numbers as this module writes them (no leading zero, within a safe integer); other names are not locks. */
+const LOCK_NAME = /^lock\.([1-9]\d{0,14})$/;
 const CLAIM_NAME = /^lock-claim\.(\d+)\.[0-9a-z]+$/;
-const RELEASED = "released";
+/** A bound on the rounds of taking the lock: its files would have to keep changing under it. */
+const MAX_ROUNDS = 1000;
 
 function isProcessAlive(pid: number): boolean {
   try {
@@ -33,33 +36,44 @@ function highestLock(queueDir: string): number {
   return highest;
 }
 
-/** The process id a lock file names: undefined when released (or unreadable), null when it is gone. */
+/**
+ * The process id a lock file names; undefined when it names none (released, or unreadable such
+ * as a link to nothing), null when the file is gone (a new owner removed it meanwhile).
+ */
 function readHolder(lockFile: string): number | undefined | null {
   let text: string;
   try {
     text = readFileSync(lockFile, "utf8");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw error;
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    try {
+      lstatSync(lockFile);
+      return undefined;
+    } catch {
+      return null;
+    }
   }
-  const pid = Number(text);
-  return text !== RELEASED && Number.isSafeInteger(pid) && pid > 0 ? pid : undefined;
+  return /^[1-9]\d*$/.test(text) && Number.isSafeInteger(Number(text)) ? Number(text) : undefined;
 }
 
-/** A complete file under a name of this process's own, to link or rename into place. */
-function writeClaim(queueDir: string, content: string): string {
+/** A complete file under a name of this process's own, to link into place. */
+function writeClaim(queueDir: string): string {
   const claim = join(queueDir, `lock-claim.${process.pid}.${Math.random().toString(36).slice(2)}`);
-  writeFileSync(claim, content, { flush: true });
+  writeFileSync(claim, String(process.pid), { flush: true });
   return claim;
 }
 
-/** The new owner removes the lock files below its own and the claims of processes gone. */
+/** The new owner removes the lock files below its own and the claims of processes gone, as it can. */
 function removeLeftovers(queueDir: string, own: number): void {
   for (const name of readdirSync(queueDir)) {
     const lock = LOCK_NAME.exec(name);
     const claim = CLAIM_NAME.exec(name);
     if ((lock !== null && Number(lock[1]) < own) || (claim !== null && !isProcessAlive(Number(claim[1])))) {
-      rmSync(join(queueDir, name), { force: true });
+      try {
+        rmSync(join(queueDir, name), { force: true });
+      } catch {
+        // Not a file (a folder someone made): it is not in the way of the lock.
+      }
     }
   }
 }
@@ -79,7 +93,7 @@ export function queueLockHolder(queueDir: string): number | undefined {
  * Returns the function that releases it.
  */
 export function lockQueueDirectory(queueDir: string): () => void {
-  for (;;) {
+  for (let round = 0; round < MAX_ROUNDS; round++) {
     const highest = highestLock(queueDir);
     if (highest > 0) {
       const lockFile = join(queueDir, `lock.${highest}`);
@@ -91,7 +105,7 @@ export function lockQueueDirectory(queueDir: string): () => void {
     }
     const own = highest + 1;
     const lockFile = join(queueDir, `lock.${own}`);
-    const claim = writeClaim(queueDir, String(process.pid));
+    const claim = writeClaim(queueDir);
     try {
       linkSync(claim, lockFile);
     } catch (error) {
@@ -101,7 +115,13 @@ export function lockQueueDirectory(queueDir: string): () => void {
     } finally {
       rmSync(claim, { force: true });
     }
+    if (highestLock(queueDir) > own) {
+      // The number was free again only because a later owner had removed it: that one owns the queue.
+      rmSync(lockFile, { force: true });
+      continue;
+    }
     removeLeftovers(queueDir, own);
-    return () => renameSync(writeClaim(queueDir, RELEASED), lockFile);
+    return () => truncateSync(lockFile, 0);
   }
+  throw new Error(`the lock files of ${queueDir} kept changing for ${MAX_ROUNDS} rounds`);
 }
