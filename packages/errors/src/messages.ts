@@ -264,7 +264,7 @@ export const AbasErrorMessages: Readonly<{ [P in AbasErrorCode]: string }> = {
   [ABAS_SDK__ATTESTOR_QUEUE_FULL]:
     "The attestor of $queueDir already holds $maxQueuedActions actions not yet confirmed; the ledger is slower than the agent, wait for flush() or raise maxQueuedActions",
   [ABAS_SDK__ATTESTOR_QUEUE_LOCKED]:
-    "The queue $queueDir is in use by process $pid; one attestor at a time may own a queue (delete $lockFile only if that process is not an attestor)",
+    "The queue $queueDir is in use by process $pid; one attestor at a time may own a queue (if that process is not an attestor, empty $lockFile; never delete it)",
   [ABAS_SDK__ATTESTOR_QUEUE_CORRUPT]: "The attestor queue $queueFile is damaged at line $line: $reason",
   [ABAS_SDK__ATTESTOR_QUEUE_UNAVAILABLE]: "The attestor queue $queueDir cannot be used: $reason",
   [ABAS_SDK__INVALID_PROXY_CONFIG]: "Invalid abas-mcp-proxy configuration: $problems",

@@ -90,8 +90,12 @@ describe("error messages", () => {
       "The attestor of /q already holds 10 actions not yet confirmed; the ledger is slower than the agent, wait for flush() or raise maxQueuedActions",
     );
     assert.equal(
-      getAbasErrorMessage(ABAS_SDK__ATTESTOR_QUEUE_LOCKED, { queueDir: "/q", lockFile: "/q/lock", pid: 42 }),
-      "The queue /q is in use by process 42; one attestor at a time may own a queue (delete /q/lock only if that process is not an attestor)",
+      getAbasErrorMessage(ABAS_SDK__ATTESTOR_QUEUE_LOCKED, {
+        queueDir: "/q",
+        lockFile: "/q/lock.3",
+        pid: 42,
+      }),
+      "The queue /q is in use by process 42; one attestor at a time may own a queue (if that process is not an attestor, empty /q/lock.3; never delete it)",
     );
     assert.match(
       getAbasErrorMessage(ABAS_RUNTIME__ATTESTOR_BATCH_FAILED, {

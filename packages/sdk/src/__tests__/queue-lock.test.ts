@@ -3,7 +3,15 @@
  * same lock left by a process that no longer runs, and exactly one of them takes it over.
  */
 import assert from "node:assert/strict";
-import fs, { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import fs, {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from "node:fs";
 import { syncBuiltinESMExports } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -133,6 +141,26 @@ describe("the queue directory's lock", () => {
     assert.equal(queueLockHolder(queueDir), process.pid);
     release();
     assert.deepEqual(readdirSync(queueDir).sort(), ["lock.05", "lock.4", "lock.9007199254740993", "lock.x"]);
+  });
+
+  it("is freed by hand by emptying the lock file, as the error says, and names the end of its numbers", () => {
+    // Given a lock naming a process that runs but is no attestor (a container's pid reused)
+    const queueDir = mkdtempSync(join(base, "by-hand-"));
+    writeFileSync(join(queueDir, "lock.3"), String(process.ppid));
+    assert.throws(
+      () => lockQueueDirectory(queueDir),
+      (error) =>
+        isAbasError(error, ABAS_SDK__ATTESTOR_QUEUE_LOCKED) &&
+        error.message.includes(`empty ${join(queueDir, "lock.3")}; never delete it)`),
+    );
+    // When it is emptied, Then it is taken over with the next number
+    truncateSync(join(queueDir, "lock.3"), 0);
+    lockQueueDirectory(queueDir)();
+    assert.deepEqual(readdirSync(queueDir), ["lock.4"]);
+    // And past the last safe integer no number is left: an error, not a lock that no one reads
+    const full = mkdtempSync(join(base, "full-"));
+    writeFileSync(join(full, `lock.${Number.MAX_SAFE_INTEGER}`), "");
+    assert.throws(() => lockQueueDirectory(full), /no lock number is left/);
   });
 
   it("is taken again once released, and refused while held", () => {

@@ -4,15 +4,16 @@
  * lock whose process no longer runs creates the next number, which the file system lets exactly
  * one process do; a process that finds a higher number than its own once it has created it (it
  * acted on what it read before) gives its own up. Releasing empties the file, which needs no disk
- * space; the highest lock file is never removed, so numbers only grow.
+ * space; the highest lock file is never removed, so numbers only grow (which is why a lock is
+ * freed by hand by emptying its file, never by deleting it).
  */
 import { linkSync, lstatSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 import { ABAS_SDK__ATTESTOR_QUEUE_LOCKED, AbasError } from "@abas/errors";
 
-/** Numbers as this module writes them (no leading zero, within a safe integer); other names are not locks. */
-const LOCK_NAME = /^lock\.([1-9]\d{0,14})$/;
+/** Numbers as this module writes them: no leading zero (other names, and numbers past a safe integer, are not locks). */
+const LOCK_NAME = /^lock\.([1-9]\d*)$/;
 const CLAIM_NAME = /^lock-claim\.(\d+)\.[0-9a-z]+$/;
 /** A bound on the rounds of taking the lock: its files would have to keep changing under it. */
 const MAX_ROUNDS = 1000;
@@ -27,12 +28,14 @@ function isProcessAlive(pid: number): boolean {
   }
 }
 
+function lockNumber(name: string): number | undefined {
+  const match = LOCK_NAME.exec(name);
+  return match !== null && Number.isSafeInteger(Number(match[1])) ? Number(match[1]) : undefined;
+}
+
 function highestLock(queueDir: string): number {
   let highest = 0;
-  for (const name of readdirSync(queueDir)) {
-    const match = LOCK_NAME.exec(name);
-    if (match !== null) highest = Math.max(highest, Number(match[1]));
-  }
+  for (const name of readdirSync(queueDir)) highest = Math.max(highest, lockNumber(name) ?? 0);
   return highest;
 }
 
@@ -66,9 +69,9 @@ function writeClaim(queueDir: string): string {
 /** The new owner removes the lock files below its own and the claims of processes gone, as it can. */
 function removeLeftovers(queueDir: string, own: number): void {
   for (const name of readdirSync(queueDir)) {
-    const lock = LOCK_NAME.exec(name);
+    const lock = lockNumber(name);
     const claim = CLAIM_NAME.exec(name);
-    if ((lock !== null && Number(lock[1]) < own) || (claim !== null && !isProcessAlive(Number(claim[1])))) {
+    if ((lock !== undefined && lock < own) || (claim !== null && !isProcessAlive(Number(claim[1])))) {
       try {
         rmSync(join(queueDir, name), { force: true });
       } catch {
@@ -104,6 +107,7 @@ export function lockQueueDirectory(queueDir: string): () => void {
       }
     }
     const own = highest + 1;
+    if (!Number.isSafeInteger(own)) throw new Error(`no lock number is left after lock.${highest}`);
     const lockFile = join(queueDir, `lock.${own}`);
     const claim = writeClaim(queueDir);
     try {
