@@ -3,6 +3,7 @@
  * named on stderr when the host starts the proxy, not only once a batch has failed its attempts.
  */
 import { innermostMessage } from "@abas/errors";
+import { createSolanaRpc } from "@solana/kit";
 
 const PROBE_TIMEOUT_MS = 3000;
 
@@ -12,15 +13,10 @@ export async function ledgerProblem(
   timeoutMs = PROBE_TIMEOUT_MS,
 ): Promise<string | undefined> {
   try {
-    const response = await fetch(rpcUrl, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "getVersion" }),
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    const body = (await response.json().catch(() => undefined)) as { result?: unknown } | undefined;
-    if (body?.result !== undefined) return undefined;
-    return `HTTP ${response.status}, not a JSON-RPC answer`;
+    await createSolanaRpc(rpcUrl)
+      .getVersion()
+      .send({ abortSignal: AbortSignal.timeout(timeoutMs) });
+    return undefined;
   } catch (error) {
     if (error instanceof Error && error.name === "TimeoutError") return `no answer within ${timeoutMs} ms`;
     return innermostMessage(error);

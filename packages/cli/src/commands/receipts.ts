@@ -149,8 +149,9 @@ async function verify(args: readonly string[], context: CommandContext): Promise
     for (const file of withoutCall) {
       context.io.err(`NO CALL ${file}: the call was not kept, so only its receipt is verified`);
     }
-    const unreachable = failures.find((failure) => failure.code === ABAS_RUNTIME__RPC_REQUEST_FAILED);
-    if (unreachable !== undefined) context.io.err(`  fix: ${ledgerHint(settings)}`);
+    if (failures.some((failure) => failure.code === ABAS_RUNTIME__RPC_REQUEST_FAILED)) {
+      context.io.err(`  fix: ${ledgerHint(settings)}`);
+    }
   }
   return valid ? 0 : 1;
 }

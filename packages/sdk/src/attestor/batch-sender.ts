@@ -149,7 +149,7 @@ export class BatchSender {
     try {
       this.#journal.sync();
     } catch {
-      this.#journal.noteUnsynced();
+      // Still unsynced (sync clears that only once the flush succeeds): the next one tries again.
     }
   }
 

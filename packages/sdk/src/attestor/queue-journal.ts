@@ -261,12 +261,11 @@ export class QueueJournal {
    * to the next `sync`.
    */
   appendBatchVoided(batchId: number, droppedIds: readonly number[]): void {
-    appendWhole(this.#fd, toLine({ v: batchId, drop: [...droppedIds] }));
+    this.#append(toLine({ v: batchId, drop: [...droppedIds] }), false);
     try {
-      fdatasyncSync(this.#fd);
-      this.#unsynced = false;
+      this.sync();
     } catch {
-      this.#unsynced = true;
+      // Still unsynced: the next sync flushes it.
     }
   }
 
