@@ -17,6 +17,7 @@ import { generateSecretKey } from "../keypair.js";
 import { countLeaves, readAgentBatches } from "./support/ledger-batches.js";
 import { fundedSecretKey, startTestLedger, type TestLedger } from "./support/local-ledger.js";
 import { killAttestorUnderLoad } from "./support/kill-attestor-under-load.js";
+import { pidNamespaceSkip } from "./support/pid-namespace.js";
 
 const KILLS = 3;
 
@@ -33,8 +34,8 @@ describe("Attestor killed with SIGKILL under load", () => {
     rmSync(queueDir, { recursive: true, force: true });
   });
 
-  it(`loses and duplicates no recorded action over ${KILLS} kills`, async () => {
-    // Given a registered agent
+  /** A registered agent whose processes record on `queueDir` under load. */
+  async function agentUnderLoad(queueDir: string) {
     const agentSecretKey = generateSecretKey();
     const operatorSecretKey = await fundedSecretKey(ledger, 100n * 1_000_000_000n);
     const client = new AttestationClient({
@@ -51,36 +52,81 @@ describe("Attestor killed with SIGKILL under load", () => {
       queueDir,
       actionsPerTick: 2,
     };
+    return { agentSecretKey, operatorSecretKey, client, config };
+  }
+
+  /**
+   * Resumes the queue in this process and checks the ledger: every batch complete, every action
+   * whose record returned there exactly once, and no action twice.
+   */
+  async function assertResumedExactlyOnce(
+    agent: Awaited<ReturnType<typeof agentUnderLoad>>,
+    queueDir: string,
+    returned: readonly string[],
+  ): Promise<void> {
+    const resumed = await Attestor.open({
+      client: { rpcUrl: ledger.rpcUrl, agentKeypair: agent.agentSecretKey, programId: ledger.programId },
+      operatorKeypair: agent.operatorSecretKey,
+      queueDir,
+    });
+    await resumed.flush();
+    const { confirmed } = resumed.metrics;
+    await resumed.close();
+    assert.ok(confirmed > 0, "the last kill left nothing to resume");
+    const batches = await readAgentBatches(ledger, agent.client.agentAddress);
+    assert.ok(batches.every((batch) => batch.isComplete));
+    const leaves = countLeaves(batches);
+    const lost = returned.filter((hash) => leaves.get(hash) === undefined);
+    const duplicated = [...leaves].filter(([, count]) => count > 1);
+    assert.deepEqual({ lost: lost.length, duplicated: duplicated.length }, { lost: 0, duplicated: 0 });
+  }
+
+  it(`loses and duplicates no recorded action over ${KILLS} kills`, async () => {
+    // Given a registered agent
+    const agent = await agentUnderLoad(queueDir);
     // When agent processes recording under load are killed with SIGKILL mid-way, one after the other
     const returned: string[] = [];
     for (let kill = 1; kill <= KILLS; kill++) {
       // Both durabilities: "write" leaves each action in the file cache, which outlives the process.
       const durability = kill % 2 === 0 ? "write" : "fsync";
       const recorded = await killAttestorUnderLoad(
-        { ...config, run: `kill ${kill}`, durability },
+        { ...agent.config, run: `kill ${kill}`, durability },
         150 + 90 * kill,
       );
       returned.push(...recorded);
     }
-    // And a new attestor opens the queue
-    const resumed = await Attestor.open({
-      client: { rpcUrl: ledger.rpcUrl, agentKeypair: agentSecretKey, programId: ledger.programId },
-      operatorKeypair: operatorSecretKey,
-      queueDir,
-    });
-    await resumed.flush();
-    const { confirmed } = resumed.metrics;
-    await resumed.close();
-    // Then it had work left by the last kill
-    assert.ok(confirmed > 0, "the last kill left nothing to resume");
-    // And every batch of the agent is complete on the ledger
-    const batches = await readAgentBatches(ledger, client.agentAddress);
-    assert.ok(batches.every((batch) => batch.isComplete));
-    // And every action whose record returned is there exactly once, and no action twice
-    const leaves = countLeaves(batches);
-    const lost = returned.filter((hash) => leaves.get(hash) === undefined);
-    const duplicated = [...leaves].filter(([, count]) => count > 1);
-    assert.deepEqual({ lost: lost.length, duplicated: duplicated.length }, { lost: 0, duplicated: 0 });
+    // Then a new attestor resumes the queue, and every action whose record returned is on the
+    // ledger exactly once
+    await assertResumedExactlyOnce(agent, queueDir, returned);
     assert.ok(returned.length >= KILLS * 150);
   });
+
+  it(
+    "resumes the queue of a container killed as process 1 when the next container runs as process 1 too",
+    { skip: pidNamespaceSkip() },
+    async () => {
+      // Given a registered agent whose queue outlives its containers (a volume)
+      const volume = mkdtempSync(join(tmpdir(), "abas-attestor-container-"));
+      try {
+        const agent = await agentUnderLoad(volume);
+        // When its agent runs as process 1 of a pid namespace of its own, as a container's entry
+        // point does, and is killed with SIGKILL under load, twice: each new container's agent is
+        // process 1 as well, and finds the lock that process 1 of the last one left
+        const returned: string[] = [];
+        for (const container of [1, 2]) {
+          returned.push(
+            ...(await killAttestorUnderLoad({ ...agent.config, run: `container ${container}` }, 200, {
+              inNewPidNamespace: true,
+            })),
+          );
+        }
+        // Then each took the queue over and recorded, and a new attestor resumes it with every
+        // action whose record returned on the ledger exactly once
+        assert.ok(returned.length >= 400);
+        await assertResumedExactlyOnce(agent, volume, returned);
+      } finally {
+        rmSync(volume, { recursive: true, force: true });
+      }
+    },
+  );
 });

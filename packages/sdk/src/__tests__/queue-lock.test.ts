@@ -3,10 +3,13 @@
  * same lock left by a process that no longer runs, and exactly one of them takes it over.
  */
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { once } from "node:events";
 import fs, {
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  readFileSync,
   rmSync,
   symlinkSync,
   truncateSync,
@@ -20,7 +23,9 @@ import { Worker } from "node:worker_threads";
 
 import { ABAS_SDK__ATTESTOR_QUEUE_LOCKED, isAbasError } from "@abas/errors";
 
+import { formatIdentity, ownIdentity } from "../attestor/process-identity.js";
 import { lockQueueDirectory, queueLockHolder } from "../attestor/queue-lock.js";
+import { pidNamespaceSkip } from "./support/pid-namespace.js";
 
 const THREADS = 6;
 const ROUNDS = 10;
@@ -37,12 +42,10 @@ import(workerData.loader)
   .then(({ lockQueueDirectory }) => {
     parentPort.postMessage("ready");
     Atomics.wait(new Int32Array(workerData.start), 0, 0);
-    try {
-      lockQueueDirectory(workerData.queueDir);
-      parentPort.postMessage("owner");
-    } catch (error) {
-      parentPort.postMessage(error.context?.__code === workerData.locked ? "locked" : String(error));
-    }
+    return lockQueueDirectory(workerData.queueDir).then(
+      () => parentPort.postMessage("owner"),
+      (error) => parentPort.postMessage(error.context?.__code === workerData.locked ? "locked" : String(error)),
+    );
   });`;
 
 describe("the queue directory's lock", () => {
@@ -100,7 +103,7 @@ describe("the queue directory's lock", () => {
     }
   });
 
-  it("gives up a number it took over only because a later owner had removed it", () => {
+  it("gives up a number it took over only because a later owner had removed it", async () => {
     // Given a lock left by a process gone, which this thread reads as stale; while it decides,
     // (injected on purpose, inside its read) another process takes lock.6 and ends, and a third,
     // still running, takes lock.7 and removes lock.6, so that the name lock.6 is free again
@@ -121,8 +124,8 @@ describe("the queue directory's lock", () => {
     syncBuiltinESMExports();
     try {
       // When this thread goes on to take lock.6, Then it sees lock.7 and is refused
-      assert.throws(
-        () => lockQueueDirectory(queueDir),
+      await assert.rejects(
+        lockQueueDirectory(queueDir),
         (error) => isAbasError(error, ABAS_SDK__ATTESTOR_QUEUE_LOCKED) && error.context.pid === running,
       );
     } finally {
@@ -132,49 +135,129 @@ describe("the queue directory's lock", () => {
     assert.deepEqual(readdirSync(queueDir), ["lock.7"]);
   });
 
-  it("reads only the lock names it writes, and takes over a lock file that links to nothing", () => {
+  it("reads only the lock names it writes, and takes over a lock file that links to nothing", async () => {
     const queueDir = mkdtempSync(join(base, "names-"));
     for (const name of ["lock.05", "lock.9007199254740993", "lock.x"])
       writeFileSync(join(queueDir, name), "1");
     symlinkSync(join(queueDir, "nowhere"), join(queueDir, "lock.3"));
-    const release = lockQueueDirectory(queueDir);
+    const lock = await lockQueueDirectory(queueDir);
     assert.equal(queueLockHolder(queueDir), process.pid);
-    release();
+    lock.release();
     assert.deepEqual(readdirSync(queueDir).sort(), ["lock.05", "lock.4", "lock.9007199254740993", "lock.x"]);
   });
 
-  it("is freed by hand by emptying the lock file, as the error says, and names the end of its numbers", () => {
-    // Given a lock naming a process that runs but is no attestor (a container's pid reused)
+  it("is freed by hand by emptying the lock file, as the error says, and names the end of its numbers", async () => {
+    // Given a lock naming a process that runs but is no attestor, by its id alone (as where there
+    // is no /proc to tell a process's start)
     const queueDir = mkdtempSync(join(base, "by-hand-"));
     writeFileSync(join(queueDir, "lock.3"), String(process.ppid));
-    assert.throws(
-      () => lockQueueDirectory(queueDir),
+    await assert.rejects(
+      lockQueueDirectory(queueDir),
       (error) =>
         isAbasError(error, ABAS_SDK__ATTESTOR_QUEUE_LOCKED) &&
         error.message.includes(`empty ${join(queueDir, "lock.3")}; never delete it)`),
     );
     // When it is emptied, Then it is taken over with the next number
     truncateSync(join(queueDir, "lock.3"), 0);
-    lockQueueDirectory(queueDir)();
+    (await lockQueueDirectory(queueDir)).release();
     assert.deepEqual(readdirSync(queueDir), ["lock.4"]);
     // And past the last safe integer no number is left: an error, not a lock that no one reads
     const full = mkdtempSync(join(base, "full-"));
     writeFileSync(join(full, `lock.${Number.MAX_SAFE_INTEGER}`), "");
-    assert.throws(() => lockQueueDirectory(full), /no lock number is left/);
+    await assert.rejects(lockQueueDirectory(full), /no lock number is left/);
   });
 
-  it("is taken again once released, and refused while held", () => {
+  it("is taken again once released, and refused while held", async () => {
     const queueDir = mkdtempSync(join(base, "release-"));
-    const release = lockQueueDirectory(queueDir);
-    assert.throws(
-      () => lockQueueDirectory(queueDir),
+    const lock = await lockQueueDirectory(queueDir);
+    await assert.rejects(
+      lockQueueDirectory(queueDir),
       (error) => isAbasError(error, ABAS_SDK__ATTESTOR_QUEUE_LOCKED) && error.context.pid === process.pid,
     );
-    release();
+    lock.release();
     assert.equal(queueLockHolder(queueDir), undefined);
-    const again = lockQueueDirectory(queueDir);
+    const again = await lockQueueDirectory(queueDir);
     assert.equal(queueLockHolder(queueDir), process.pid);
-    again();
+    again.release();
     assert.deepEqual(readdirSync(queueDir), ["lock.2"]);
   });
+
+  it(
+    "tells a process from a later one with its id: refused while the one it names runs, taken over once its id is another's",
+    { skip: ownIdentity().boot === undefined && "no /proc here to tell a process's start" },
+    async () => {
+      // Given a lock naming this very process (another attestor of it holds the queue)
+      const self = ownIdentity();
+      const queueDir = mkdtempSync(join(base, "reused-"));
+      writeFileSync(join(queueDir, "lock.1"), formatIdentity(self));
+      // Then it is refused
+      await assert.rejects(
+        lockQueueDirectory(queueDir),
+        (error) => isAbasError(error, ABAS_SDK__ATTESTOR_QUEUE_LOCKED) && error.context.pid === process.pid,
+      );
+      // And given instead a lock naming this process id as an earlier process had it (started at
+      // another time: a container's process 1 before the container was restarted, say)
+      writeFileSync(
+        join(queueDir, "lock.1"),
+        formatIdentity({ ...self, start: String(Number(self.start) + 1) }),
+      );
+      // Then it is taken over at once
+      const lock = await lockQueueDirectory(queueDir);
+      assert.equal(readFileSync(lock.file, "utf8"), formatIdentity(self));
+      lock.release();
+    },
+  );
+
+  it(
+    "takes over a lock of another pid namespace only once its owner stops renewing it",
+    { skip: pidNamespaceSkip() },
+    async () => {
+      // Given an owner in a pid namespace of its own (as in another container sharing the folder),
+      // which renews its lock as an attestor's sender thread does
+      const queueDir = mkdtempSync(join(base, "namespace-"));
+      const module = new URL("../attestor/queue-lock.ts", import.meta.url).href;
+      const script = `
+        const { lockQueueDirectory, renewQueueLock, LEASE_RENEW_MS } = await import(${JSON.stringify(module)});
+        const lock = await lockQueueDirectory(${JSON.stringify(queueDir)});
+        setInterval(() => renewQueueLock(lock.file), LEASE_RENEW_MS);
+        console.log(process.pid);`;
+      const owner = spawn(
+        "unshare",
+        [
+          "--pid",
+          "--fork",
+          "--mount-proc",
+          process.execPath,
+          "--import",
+          "tsx",
+          "--input-type=module",
+          "-e",
+          script,
+        ],
+        { stdio: ["ignore", "pipe", "inherit"] },
+      );
+      const exited = new Promise((resolve) => owner.once("exit", resolve));
+      try {
+        const [printed] = (await once(owner.stdout, "data")) as [Buffer];
+        // It is process 1 there; here, its id names some other process or none
+        assert.equal(printed.toString().trim(), "1");
+        // When this process asks for the queue while that owner runs, Then it is refused, naming it
+        await assert.rejects(
+          lockQueueDirectory(queueDir),
+          (error) => isAbasError(error, ABAS_SDK__ATTESTOR_QUEUE_LOCKED) && error.context.pid === 1,
+        );
+        // And when the owner is killed (its namespace ends with it), Then the lock it left is taken over
+        process.kill(
+          Number(readFileSync(`/proc/${owner.pid}/task/${owner.pid}/children`, "utf8").trim()),
+          "SIGKILL",
+        );
+        await exited;
+        const lock = await lockQueueDirectory(queueDir);
+        assert.deepEqual(readdirSync(queueDir), ["lock.2"]);
+        lock.release();
+      } finally {
+        owner.kill("SIGKILL");
+      }
+    },
+  );
 });

@@ -19,7 +19,7 @@ import {
 import type { FromSender, ToSender } from "./batch-sender.js";
 import { QueueJournal, type QueuedAction } from "./queue-journal.js";
 import { queueFailure } from "./queue-failure.js";
-import { lockQueueDirectory } from "./queue-lock.js";
+import { lockQueueDirectory, type QueueLock } from "./queue-lock.js";
 import { prepareQueuedAction, type RecordInput } from "./record-input.js";
 import type { SenderSetup } from "./sender-thread.js";
 import { fromThreadError } from "./thread-errors.js";
@@ -154,10 +154,10 @@ export class Attestor {
       prepareKeypair(options.operatorKeypair, "operatorKeypair").getSigner(),
     ]);
     const { queueDir } = resolved;
-    let releaseLock: () => void;
+    let lock: QueueLock;
     try {
       mkdirSync(queueDir, { recursive: true });
-      releaseLock = lockQueueDirectory(queueDir);
+      lock = await lockQueueDirectory(queueDir);
     } catch (error) {
       throw queueFailure(queueDir, "creating the queue directory and taking its lock", error);
     }
@@ -166,7 +166,7 @@ export class Attestor {
       opened = QueueJournal.open(queueDir, resolved.durability);
     } catch (error) {
       try {
-        releaseLock();
+        lock.release();
       } catch {
         // The failure to report is the queue file's; a lock this process leaves is taken over once it ends.
       }
@@ -176,6 +176,7 @@ export class Attestor {
     const { maxQueuedActions: _bound, onReceipt: _hook, ...senderOptions } = resolved;
     const setup: SenderSetup = {
       journalFd: journal.fd,
+      lockFile: lock.file,
       settings: context.settings,
       agentKeyPair: agent.keyPair,
       operatorKeyPair: operator.keyPair,
@@ -185,13 +186,13 @@ export class Attestor {
     const sender = startSenderThread(setup);
     const pending =
       backlog.unbatched.length + backlog.openBatches.reduce((sum, { actions }) => sum + actions.length, 0);
-    const attestor = new Attestor(resolved, journal, releaseLock, sender, pending, backlog.nextActionId);
+    const attestor = new Attestor(resolved, journal, lock.release, sender, pending, backlog.nextActionId);
     try {
       await attestor.#startSender();
     } catch (error) {
       await sender.terminate();
       journal.close();
-      releaseLock();
+      lock.release();
       throw error;
     }
     return attestor;

@@ -1,32 +1,54 @@
 /**
  * One attestor at a time owns a queue directory. Ownership is a numbered lock file, `lock.<n>`,
- * holding the owner's process id; the owner is the creator of the highest number. Taking over a
- * lock whose process no longer runs creates the next number, which the file system lets exactly
- * one process do; a process that finds a higher number than its own once it has created it (it
- * acted on what it read before) gives its own up. Releasing empties the file, which needs no disk
- * space; the highest lock file is never removed, so numbers only grow (which is why a lock is
- * freed by hand by emptying its file, never by deleting it).
+ * naming the owner's process (process-identity.ts); the owner is the creator of the highest
+ * number. Taking over a lock whose process no longer runs creates the next number, which the file
+ * system lets exactly one process do; a process that finds a higher number than its own once it
+ * has created it (it acted on what it read before) gives its own up. Releasing empties the file,
+ * which needs no disk space; the highest lock file is never removed, so numbers only grow (which
+ * is why a lock is freed by hand by emptying its file, never by deleting it).
+ *
+ * A lock taken in another pid namespace or under another boot (another container or machine
+ * sharing the folder) names a process this one cannot look at: its owner renews the file's
+ * modification time every LEASE_RENEW_MS, and such a lock is taken over only when a watch of
+ * LEASE_WATCH_MS sees no renewal (clocks are not compared, only whether the time changed).
  */
-import { linkSync, lstatSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import {
+  linkSync,
+  lstatSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
+import { setTimeout as delay } from "node:timers/promises";
 
 import { ABAS_SDK__ATTESTOR_QUEUE_LOCKED, AbasError } from "@abas/errors";
+
+import {
+  formatIdentity,
+  isProcessAlive,
+  ownIdentity,
+  parseIdentity,
+  processState,
+  type ProcessIdentity,
+  type ProcessState,
+} from "./process-identity.js";
+
+/** How often an owner renews its lock file's modification time. */
+export const LEASE_RENEW_MS = 1_000;
+/** How long a lock whose process cannot be looked at is watched for a renewal before it is taken over. */
+export const LEASE_WATCH_MS = 5_000;
+const LEASE_POLL_MS = 100;
 
 /** Numbers as this module writes them: no leading zero (other names, and numbers past a safe integer, are not locks). */
 const LOCK_NAME = /^lock\.([1-9]\d*)$/;
 const CLAIM_NAME = /^lock-claim\.(\d+)\.[0-9a-z]+$/;
 /** A bound on the rounds of taking the lock: its files would have to keep changing under it. */
 const MAX_ROUNDS = 1000;
-
-function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to another user.
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
 
 function lockNumber(name: string): number | undefined {
   const match = LOCK_NAME.exec(name);
@@ -40,10 +62,10 @@ function highestLock(queueDir: string): number {
 }
 
 /**
- * The process id a lock file names; undefined when it names none (released, or unreadable such
- * as a link to nothing), null when the file is gone (a new owner removed it meanwhile).
+ * The process a lock file names; undefined when it names none (released, or unreadable such as a
+ * link to nothing), null when the file is gone (a new owner removed it meanwhile).
  */
-function readHolder(lockFile: string): number | undefined | null {
+function readHolder(lockFile: string): ProcessIdentity | undefined | null {
   let text: string;
   try {
     text = readFileSync(lockFile, "utf8");
@@ -56,13 +78,45 @@ function readHolder(lockFile: string): number | undefined | null {
       return null;
     }
   }
-  return /^[1-9]\d*$/.test(text) && Number.isSafeInteger(Number(text)) ? Number(text) : undefined;
+  return parseIdentity(text);
+}
+
+function modifiedAt(lockFile: string): number | undefined {
+  try {
+    return statSync(lockFile).mtimeMs;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether the owner of a lock this process cannot look at still renews it: "runs" as soon as its
+ * modification time changes, "gone" when it stays the same for LEASE_WATCH_MS.
+ */
+async function watchLease(lockFile: string): Promise<ProcessState> {
+  const first = modifiedAt(lockFile);
+  const deadline = Date.now() + LEASE_WATCH_MS;
+  while (Date.now() < deadline) {
+    await delay(LEASE_POLL_MS);
+    if (modifiedAt(lockFile) !== first) return "runs";
+  }
+  return "gone";
+}
+
+/** An owner's renewal of its lock (see LEASE_RENEW_MS); a lock already released or removed is left as it is. */
+export function renewQueueLock(lockFile: string): void {
+  try {
+    const now = new Date();
+    if (statSync(lockFile).size > 0) utimesSync(lockFile, now, now);
+  } catch {
+    // Gone or not writable: the next renewal tries again; a watcher meanwhile sees no renewal.
+  }
 }
 
 /** A complete file under a name of this process's own, to link into place. */
 function writeClaim(queueDir: string): string {
   const claim = join(queueDir, `lock-claim.${process.pid}.${Math.random().toString(36).slice(2)}`);
-  writeFileSync(claim, String(process.pid), { flush: true });
+  writeFileSync(claim, formatIdentity(ownIdentity()), { flush: true });
   return claim;
 }
 
@@ -81,29 +135,40 @@ function removeLeftovers(queueDir: string, own: number): void {
   }
 }
 
-/** The process that owns a queue directory, if one that still runs does. */
+/** The process id of a queue directory's owner, unless its process is known to be gone. */
 export function queueLockHolder(queueDir: string): number | undefined {
   const highest = highestLock(queueDir);
   if (highest === 0) return undefined;
-  const pid = readHolder(join(queueDir, `lock.${highest}`));
-  return typeof pid === "number" && isProcessAlive(pid) ? pid : undefined;
+  const holder = readHolder(join(queueDir, `lock.${highest}`));
+  return holder && processState(holder) !== "gone" ? holder.pid : undefined;
+}
+
+export interface QueueLock {
+  /** The lock file, for its renewals (`renewQueueLock`). */
+  readonly file: string;
+  release(): void;
 }
 
 /**
  * Makes this process the only owner of a queue directory: two attestors sending the same queue
  * would cut the same actions into different batches. A lock left by a process that no longer
- * runs (killed, crashed) is taken over; one naming a process that runs, whatever it is, is not.
- * Returns the function that releases it.
+ * runs (killed, crashed) is taken over; one naming a process that runs, whatever it is, is not;
+ * one naming a process of another pid namespace or boot is watched for LEASE_WATCH_MS first.
  */
-export function lockQueueDirectory(queueDir: string): () => void {
+export async function lockQueueDirectory(queueDir: string): Promise<QueueLock> {
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const highest = highestLock(queueDir);
     if (highest > 0) {
       const lockFile = join(queueDir, `lock.${highest}`);
-      const pid = readHolder(lockFile);
-      if (pid === null) continue; // removed by a new owner meanwhile: look again
-      if (pid !== undefined && isProcessAlive(pid)) {
-        throw new AbasError(ABAS_SDK__ATTESTOR_QUEUE_LOCKED, { queueDir, lockFile, pid });
+      const holder = readHolder(lockFile);
+      if (holder === null) continue; // removed by a new owner meanwhile: look again
+      if (holder !== undefined) {
+        let state = processState(holder);
+        if (state === "unknown") state = await watchLease(lockFile);
+        if (state === "runs") {
+          throw new AbasError(ABAS_SDK__ATTESTOR_QUEUE_LOCKED, { queueDir, lockFile, pid: holder.pid });
+        }
+        // Gone: taken over below, unless another process takes it first (then this round starts again).
       }
     }
     const own = highest + 1;
@@ -125,7 +190,7 @@ export function lockQueueDirectory(queueDir: string): () => void {
       continue;
     }
     removeLeftovers(queueDir, own);
-    return () => truncateSync(lockFile, 0);
+    return { file: lockFile, release: () => truncateSync(lockFile, 0) };
   }
   throw new Error(`the lock files of ${queueDir} kept changing for ${MAX_ROUNDS} rounds`);
 }

@@ -11,9 +11,12 @@ import type { ResolvedClientSettings } from "../client-config.js";
 import { createClientContext } from "../client-context.js";
 import { BatchSender, type FromSender, type SenderOptions, type ToSender } from "./batch-sender.js";
 import { QueueJournal, type QueueBacklog } from "./queue-journal.js";
+import { LEASE_RENEW_MS, renewQueueLock } from "./queue-lock.js";
 
 export type SenderSetup = Readonly<{
   journalFd: number;
+  /** The queue's lock, renewed from this thread while it runs (queue-lock.ts). */
+  lockFile: string;
   settings: ResolvedClientSettings;
   agentKeyPair: KeyPairSigner["keyPair"];
   operatorKeyPair: KeyPairSigner["keyPair"];
@@ -23,6 +26,8 @@ export type SenderSetup = Readonly<{
 
 const port = parentPort!;
 const setup = workerData as SenderSetup;
+// Renewed here rather than on the agent's thread, which the agent's own work may hold for long.
+setInterval(() => renewQueueLock(setup.lockFile), LEASE_RENEW_MS).unref();
 const report = (message: FromSender): void => port.postMessage(message);
 
 const [agent, operator] = await Promise.all([

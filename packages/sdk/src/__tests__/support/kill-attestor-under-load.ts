@@ -1,24 +1,37 @@
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 import type { AttestorUnderLoadConfig } from "./attestor-under-load.js";
 
 const CHILD_SCRIPT = fileURLToPath(new URL("./attestor-under-load.ts", import.meta.url));
+/** Runs a command as process 1 of a new pid namespace, as a container's entry point runs. */
+const NEW_PID_NAMESPACE = ["unshare", "--pid", "--fork", "--mount-proc"];
 
 /**
  * Starts an agent process recording under load (attestor-under-load.ts), kills it with SIGKILL
  * once it has reported `killAfter` recorded actions, and returns the hashes of every action whose
- * `record` returned before the kill.
+ * `record` returned before the kill. With `inNewPidNamespace`, the agent is process 1 of a pid
+ * namespace of its own (a container's entry point; needs `unshare` and the right to use it), and
+ * the kill ends the namespace, as when a container is killed.
  */
 export async function killAttestorUnderLoad(
   config: AttestorUnderLoadConfig,
   killAfter: number,
+  { inNewPidNamespace = false }: { inNewPidNamespace?: boolean } = {},
 ): Promise<string[]> {
-  const child = spawn(process.execPath, ["--import", "tsx", CHILD_SCRIPT], {
+  const command = [process.execPath, "--import", "tsx", CHILD_SCRIPT];
+  const [file, ...args] = inNewPidNamespace ? [...NEW_PID_NAMESPACE, ...command] : command;
+  const child = spawn(file!, args, {
     env: { ...process.env, ABAS_ATTESTOR_UNDER_LOAD: JSON.stringify(config) },
     stdio: ["ignore", "pipe", "inherit"],
   });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  // unshare forks the agent: the process to kill is its child.
+  const agentPid = () =>
+    inNewPidNamespace
+      ? Number(readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, "utf8").trim().split(" ")[0])
+      : child.pid!;
   let output = "";
   let killed = false;
   child.stdout.setEncoding("utf8");
@@ -26,7 +39,7 @@ export async function killAttestorUnderLoad(
     output += chunk;
     if (!killed && output.split("\n").length - 1 >= killAfter) {
       killed = true;
-      child.kill("SIGKILL");
+      process.kill(agentPid(), "SIGKILL");
     }
   });
   await exited;

@@ -1,0 +1,104 @@
+/**
+ * Which process holds a queue's lock, said so that another process can tell whether it still runs
+ * even when process ids are reused. A process id alone names a different process once its own has
+ * ended: in particular a container's entry point is process 1 of every run of the container, and
+ * to a restarted container the lock its last run left names itself. On Linux the lock also names
+ * the boot, the pid namespace and the process's start time, so that a process id is judged by the
+ * process it named, not by whatever process has that id now; elsewhere, by the id alone.
+ */
+import { readFileSync, readlinkSync } from "node:fs";
+
+export type ProcessIdentity = Readonly<{
+  pid: number;
+  /** Linux: the kernel's boot id, the pid namespace's inode number, the start time (clock ticks since boot). */
+  boot?: string;
+  namespace?: string;
+  start?: string;
+}>;
+
+/**
+ * Whether the process a lock names runs: "unknown" when it was started under another boot or in
+ * another pid namespace (another container, another machine sharing the folder), where this
+ * process cannot look.
+ */
+export type ProcessState = "runs" | "gone" | "unknown";
+
+const PID = /^[1-9]\d*$/;
+const BOOT = /^[0-9a-f-]{1,64}$/;
+const NUMBER = /^\d{1,20}$/;
+
+/** Field 22 of /proc/<pid>/stat (after the command name, which may hold spaces and parentheses). */
+function startTime(pid: number | "self"): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
+  } catch {
+    return undefined;
+  }
+}
+
+function linuxIdentity(): ProcessIdentity {
+  const pid = process.pid;
+  try {
+    const stat = readFileSync("/proc/self/stat", "utf8");
+    // /proc must show this process's own pid namespace (not the case in a namespace made without
+    // a /proc of its own): then the ids of its files are the ids process.kill uses.
+    if (Number(stat.slice(0, stat.indexOf(" "))) !== pid) return { pid };
+    const boot = readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
+    const namespace = /^pid:\[(\d+)\]$/.exec(readlinkSync("/proc/self/ns/pid"))?.[1];
+    const start = startTime("self");
+    if (!BOOT.test(boot) || namespace === undefined || start === undefined || !NUMBER.test(start))
+      return { pid };
+    return { pid, boot, namespace, start };
+  } catch {
+    return { pid };
+  }
+}
+
+let own: ProcessIdentity | undefined;
+
+/** This process's identity (read once). */
+export function ownIdentity(): ProcessIdentity {
+  own ??= process.platform === "linux" ? linuxIdentity() : { pid: process.pid };
+  return own;
+}
+
+/** `<pid>`, or `<pid> <boot> <namespace> <start>` where they are known. */
+export function formatIdentity(identity: ProcessIdentity): string {
+  const { pid, boot, namespace, start } = identity;
+  return boot === undefined ? String(pid) : `${pid} ${boot} ${namespace} ${start}`;
+}
+
+/** The identity `formatIdentity` wrote, or undefined for any other text. */
+export function parseIdentity(text: string): ProcessIdentity | undefined {
+  const [pid, boot, namespace, start, ...rest] = text.split(" ");
+  if (!PID.test(pid!) || !Number.isSafeInteger(Number(pid)) || rest.length > 0) return undefined;
+  if (boot === undefined) return { pid: Number(pid) };
+  if (!BOOT.test(boot) || !NUMBER.test(namespace ?? "") || !NUMBER.test(start ?? "")) return undefined;
+  return { pid: Number(pid), boot, namespace, start };
+}
+
+function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists but belongs to another user.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Whether a process id still runs: one that runs under this name must also have started when the named one did. */
+export function processState(identity: ProcessIdentity): ProcessState {
+  const self = ownIdentity();
+  if (identity.boot === undefined || self.boot === undefined)
+    return isProcessAlive(identity.pid) ? "runs" : "gone";
+  if (identity.boot !== self.boot || identity.namespace !== self.namespace) return "unknown";
+  if (!isProcessAlive(identity.pid)) return "gone";
+  // A process /proc hides (another user's, where /proc is mounted with hidepid) is taken as running.
+  const start = startTime(identity.pid);
+  return start === undefined || start === identity.start ? "runs" : "gone";
+}
+
+/** Whether a process id runs (for the claims of processes taking a lock, which name their id alone). */
+export { isProcessAlive };
