@@ -14,6 +14,7 @@ import {
   statSync,
   writeFileSync,
 } from "node:fs";
+import { once } from "node:events";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -41,6 +42,7 @@ import { ActionType } from "@abas/program-client";
 import { Attestor, type AttestorOptions } from "../attestor/index.js";
 import { QUEUE_FILE_NAME } from "../attestor/queue-journal.js";
 import { queueLockHolder } from "../attestor/queue-lock.js";
+import { pidNamespaceSkip, spawnInNewPidNamespace } from "./support/pid-namespace.js";
 import { AttestationClient } from "../client.js";
 import type { BatchItemReceipt } from "../receipts.js";
 import { generateSecretKey } from "../keypair.js";
@@ -579,6 +581,44 @@ describe("Attestor on the local ledger", () => {
     // Once closed, the queue can be opened again
     await (await Attestor.open(options(queueDir))).close();
   });
+
+  it(
+    "keeps its queue from an attestor of another pid namespace while the agent's own thread is held by its work",
+    { skip: pidNamespaceSkip() },
+    async () => {
+      // Given an agent in a pid namespace of its own (a container) that opens an attestor, then
+      // holds its thread for 8 s of work of its own (no timer of that thread runs meanwhile)
+      const queueDir = newQueueDir();
+      const script = `
+        const { Attestor } = await import(${JSON.stringify(new URL("../attestor/index.ts", import.meta.url).href)});
+        await Attestor.open({
+          client: { rpcUrl: ${JSON.stringify(ledger.rpcUrl)}, programId: ${JSON.stringify(ledger.programId)}, agentKeypair: Uint8Array.from(${JSON.stringify([...agentKeypair])}) },
+          operatorKeypair: Uint8Array.from(${JSON.stringify([...operatorKeypair])}),
+          queueDir: ${JSON.stringify(queueDir)},
+        });
+        console.log("open");
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 8000);`;
+      const agent = spawnInNewPidNamespace([
+        process.execPath,
+        "--import",
+        "tsx",
+        "--input-type=module",
+        "-e",
+        script,
+      ]);
+      try {
+        await once(agent.child.stdout, "data");
+        // When an attestor of this process (another pid namespace) opens the same queue meanwhile
+        // Then it is refused: the lock is renewed by the agent's sender thread, whose thread runs
+        await assert.rejects(
+          Attestor.open(options(queueDir)),
+          (error) => isAbasError(error, ABAS_SDK__ATTESTOR_QUEUE_LOCKED) && error.context.pid === 1,
+        );
+      } finally {
+        agent.kill();
+      }
+    },
+  );
 
   it("names a queue directory it cannot use: ABAS_SDK__ATTESTOR_QUEUE_UNAVAILABLE, with the file system's error as its cause", async () => {
     // Given a regular file, and a queue directory whose queue file is a directory

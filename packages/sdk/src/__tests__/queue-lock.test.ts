@@ -3,7 +3,6 @@
  * same lock left by a process that no longer runs, and exactly one of them takes it over.
  */
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { once } from "node:events";
 import fs, {
   mkdirSync,
@@ -25,7 +24,7 @@ import { ABAS_SDK__ATTESTOR_QUEUE_LOCKED, isAbasError } from "@abas/errors";
 
 import { formatIdentity, ownIdentity } from "../attestor/process-identity.js";
 import { lockQueueDirectory, queueLockHolder } from "../attestor/queue-lock.js";
-import { pidNamespaceSkip } from "./support/pid-namespace.js";
+import { pidNamespaceSkip, spawnInNewPidNamespace } from "./support/pid-namespace.js";
 
 const THREADS = 6;
 const ROUNDS = 10;
@@ -213,32 +212,25 @@ describe("the queue directory's lock", () => {
     { skip: pidNamespaceSkip() },
     async () => {
       // Given an owner in a pid namespace of its own (as in another container sharing the folder),
-      // which renews its lock as an attestor's sender thread does
+      // holding the lock (which renews itself) and doing nothing else
       const queueDir = mkdtempSync(join(base, "namespace-"));
       const module = new URL("../attestor/queue-lock.ts", import.meta.url).href;
       const script = `
-        const { lockQueueDirectory, renewQueueLock, LEASE_RENEW_MS } = await import(${JSON.stringify(module)});
-        const lock = await lockQueueDirectory(${JSON.stringify(queueDir)});
-        setInterval(() => renewQueueLock(lock.file), LEASE_RENEW_MS);
+        const { lockQueueDirectory } = await import(${JSON.stringify(module)});
+        await lockQueueDirectory(${JSON.stringify(queueDir)});
+        setInterval(() => {}, 1 << 30); // runs until killed
         console.log(process.pid);`;
-      const owner = spawn(
-        "unshare",
-        [
-          "--pid",
-          "--fork",
-          "--mount-proc",
-          process.execPath,
-          "--import",
-          "tsx",
-          "--input-type=module",
-          "-e",
-          script,
-        ],
-        { stdio: ["ignore", "pipe", "inherit"] },
-      );
-      const exited = new Promise((resolve) => owner.once("exit", resolve));
+      const owner = spawnInNewPidNamespace([
+        process.execPath,
+        "--import",
+        "tsx",
+        "--input-type=module",
+        "-e",
+        script,
+      ]);
+      const exited = new Promise((resolve) => owner.child.once("exit", resolve));
       try {
-        const [printed] = (await once(owner.stdout, "data")) as [Buffer];
+        const [printed] = (await once(owner.child.stdout, "data")) as [Buffer];
         // It is process 1 there; here, its id names some other process or none
         assert.equal(printed.toString().trim(), "1");
         // When this process asks for the queue while that owner runs, Then it is refused, naming it
@@ -247,16 +239,13 @@ describe("the queue directory's lock", () => {
           (error) => isAbasError(error, ABAS_SDK__ATTESTOR_QUEUE_LOCKED) && error.context.pid === 1,
         );
         // And when the owner is killed (its namespace ends with it), Then the lock it left is taken over
-        process.kill(
-          Number(readFileSync(`/proc/${owner.pid}/task/${owner.pid}/children`, "utf8").trim()),
-          "SIGKILL",
-        );
+        owner.kill();
         await exited;
         const lock = await lockQueueDirectory(queueDir);
         assert.deepEqual(readdirSync(queueDir), ["lock.2"]);
         lock.release();
       } finally {
-        owner.kill("SIGKILL");
+        owner.kill();
       }
     },
   );

@@ -9,8 +9,9 @@
  *
  * A lock taken in another pid namespace or under another boot (another container or machine
  * sharing the folder) names a process this one cannot look at: its owner renews the file's
- * modification time every LEASE_RENEW_MS, and such a lock is taken over only when a watch of
- * LEASE_WATCH_MS sees no renewal (clocks are not compared, only whether the time changed).
+ * modification time every LEASE_RENEW_MS from the moment it takes it, and such a lock is taken
+ * over only when a watch of LEASE_WATCH_MS sees no renewal (clocks are not compared, only whether
+ * the time changed).
  */
 import {
   linkSync,
@@ -190,7 +191,16 @@ export async function lockQueueDirectory(queueDir: string): Promise<QueueLock> {
       continue;
     }
     removeLeftovers(queueDir, own);
-    return { file: lockFile, release: () => truncateSync(lockFile, 0) };
+    // Renewed from the moment it is taken (the attestor's sender thread renews it too, for an
+    // agent whose own thread is held by its work).
+    const renewal = setInterval(() => renewQueueLock(lockFile), LEASE_RENEW_MS).unref();
+    return {
+      file: lockFile,
+      release: () => {
+        clearInterval(renewal);
+        truncateSync(lockFile, 0);
+      },
+    };
   }
   throw new Error(`the lock files of ${queueDir} kept changing for ${MAX_ROUNDS} rounds`);
 }

@@ -1,12 +1,10 @@
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 import type { AttestorUnderLoadConfig } from "./attestor-under-load.js";
+import { spawnInNewPidNamespace } from "./pid-namespace.js";
 
 const CHILD_SCRIPT = fileURLToPath(new URL("./attestor-under-load.ts", import.meta.url));
-/** Runs a command as process 1 of a new pid namespace, as a container's entry point runs. */
-const NEW_PID_NAMESPACE = ["unshare", "--pid", "--fork", "--mount-proc"];
 
 /**
  * Starts an agent process recording under load (attestor-under-load.ts), kills it with SIGKILL
@@ -21,17 +19,15 @@ export async function killAttestorUnderLoad(
   { inNewPidNamespace = false }: { inNewPidNamespace?: boolean } = {},
 ): Promise<string[]> {
   const command = [process.execPath, "--import", "tsx", CHILD_SCRIPT];
-  const [file, ...args] = inNewPidNamespace ? [...NEW_PID_NAMESPACE, ...command] : command;
-  const child = spawn(file!, args, {
-    env: { ...process.env, ABAS_ATTESTOR_UNDER_LOAD: JSON.stringify(config) },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const env = { ...process.env, ABAS_ATTESTOR_UNDER_LOAD: JSON.stringify(config) };
+  const agent = inNewPidNamespace
+    ? spawnInNewPidNamespace(command, { env })
+    : (() => {
+        const child = spawn(command[0]!, command.slice(1), { env, stdio: ["ignore", "pipe", "inherit"] });
+        return { child, kill: () => child.kill("SIGKILL") };
+      })();
+  const { child } = agent;
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  // unshare forks the agent: the process to kill is its child.
-  const agentPid = () =>
-    inNewPidNamespace
-      ? Number(readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, "utf8").trim().split(" ")[0])
-      : child.pid!;
   let output = "";
   let killed = false;
   child.stdout.setEncoding("utf8");
@@ -39,7 +35,7 @@ export async function killAttestorUnderLoad(
     output += chunk;
     if (!killed && output.split("\n").length - 1 >= killAfter) {
       killed = true;
-      process.kill(agentPid(), "SIGKILL");
+      agent.kill();
     }
   });
   await exited;
