@@ -42,7 +42,7 @@ import { ActionType } from "@abas/program-client";
 import { Attestor, type AttestorOptions } from "../attestor/index.js";
 import { QUEUE_FILE_NAME } from "../attestor/queue-journal.js";
 import { queueLockHolder } from "../attestor/queue-lock.js";
-import { pidNamespaceSkip, spawnInNewPidNamespace } from "./support/pid-namespace.js";
+import { pidNamespaceSkip, spawnScriptInNewPidNamespace } from "./support/pid-namespace.js";
 import { AttestationClient } from "../client.js";
 import type { BatchItemReceipt } from "../receipts.js";
 import { generateSecretKey } from "../keypair.js";
@@ -598,14 +598,7 @@ describe("Attestor on the local ledger", () => {
         });
         console.log("open");
         Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 8000);`;
-      const agent = spawnInNewPidNamespace([
-        process.execPath,
-        "--import",
-        "tsx",
-        "--input-type=module",
-        "-e",
-        script,
-      ]);
+      const agent = spawnScriptInNewPidNamespace(script);
       try {
         await once(agent.child.stdout, "data");
         // When an attestor of this process (another pid namespace) opens the same queue meanwhile

@@ -24,7 +24,7 @@ import { ABAS_SDK__ATTESTOR_QUEUE_LOCKED, isAbasError } from "@abas/errors";
 
 import { formatIdentity, ownIdentity } from "../attestor/process-identity.js";
 import { lockQueueDirectory, queueLockHolder } from "../attestor/queue-lock.js";
-import { pidNamespaceSkip, spawnInNewPidNamespace } from "./support/pid-namespace.js";
+import { pidNamespaceSkip, spawnScriptInNewPidNamespace } from "./support/pid-namespace.js";
 
 const THREADS = 6;
 const ROUNDS = 10;
@@ -220,14 +220,7 @@ describe("the queue directory's lock", () => {
         await lockQueueDirectory(${JSON.stringify(queueDir)});
         setInterval(() => {}, 1 << 30); // runs until killed
         console.log(process.pid);`;
-      const owner = spawnInNewPidNamespace([
-        process.execPath,
-        "--import",
-        "tsx",
-        "--input-type=module",
-        "-e",
-        script,
-      ]);
+      const owner = spawnScriptInNewPidNamespace(script);
       const exited = new Promise((resolve) => owner.child.once("exit", resolve));
       try {
         const [printed] = (await once(owner.child.stdout, "data")) as [Buffer];

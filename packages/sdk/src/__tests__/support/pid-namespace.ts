@@ -50,3 +50,8 @@ export function spawnInNewPidNamespace(
     },
   };
 }
+
+/** An ES module script (TypeScript imports allowed) run by Node as process 1 of a new pid namespace. */
+export function spawnScriptInNewPidNamespace(script: string): NamespacedProcess {
+  return spawnInNewPidNamespace([process.execPath, "--import", "tsx", "--input-type=module", "-e", script]);
+}
