@@ -52,6 +52,7 @@ import type {
   ABAS_SDK__ATTESTOR_QUEUE_LOCKED,
   ABAS_SDK__ATTESTOR_QUEUE_CORRUPT,
   ABAS_SDK__ATTESTOR_QUEUE_UNAVAILABLE,
+  ABAS_SDK__ATTESTOR_QUEUE_TAKEN_OVER,
   ABAS_SDK__INVALID_PROXY_CONFIG,
   ABAS_SDK__RECEIPTS_FOLDER_NOT_FOUND,
   ABAS_SDK__RECEIPT_FILE_UNREADABLE,
@@ -187,6 +188,7 @@ type SpecifiedContext = { [P in AbasProgramErrorCode]: ProgramErrorContext } & {
   [ABAS_SDK__ATTESTOR_QUEUE_LOCKED]: { queueDir: string; lockFile: string; pid: number };
   [ABAS_SDK__ATTESTOR_QUEUE_CORRUPT]: { queueFile: string; line: number; reason: string };
   [ABAS_SDK__ATTESTOR_QUEUE_UNAVAILABLE]: { queueDir: string; reason: string };
+  [ABAS_SDK__ATTESTOR_QUEUE_TAKEN_OVER]: { queueDir: string };
   [ABAS_SDK__INVALID_PROXY_CONFIG]: { problems: string };
   [ABAS_SDK__RECEIPTS_FOLDER_NOT_FOUND]: { folder: string; reason: string };
   [ABAS_SDK__RECEIPT_FILE_UNREADABLE]: { file: string; reason: string };

@@ -93,6 +93,7 @@ import {
   ABAS_SDK__ATTESTOR_QUEUE_LOCKED,
   ABAS_SDK__ATTESTOR_QUEUE_CORRUPT,
   ABAS_SDK__ATTESTOR_QUEUE_UNAVAILABLE,
+  ABAS_SDK__ATTESTOR_QUEUE_TAKEN_OVER,
   ABAS_SDK__INVALID_PROXY_CONFIG,
   ABAS_SDK__RECEIPTS_FOLDER_NOT_FOUND,
   ABAS_SDK__RECEIPT_FILE_UNREADABLE,
@@ -267,6 +268,8 @@ export const AbasErrorMessages: Readonly<{ [P in AbasErrorCode]: string }> = {
     "The queue $queueDir is in use by process $pid; one attestor at a time may own a queue (if that process is not an attestor, empty $lockFile; never delete it)",
   [ABAS_SDK__ATTESTOR_QUEUE_CORRUPT]: "The attestor queue $queueFile is damaged at line $line: $reason",
   [ABAS_SDK__ATTESTOR_QUEUE_UNAVAILABLE]: "The attestor queue $queueDir cannot be used: $reason",
+  [ABAS_SDK__ATTESTOR_QUEUE_TAKEN_OVER]:
+    "Another attestor took the queue $queueDir over while this one did not renew its lock (its process was paused or held up for 5 s or more); this attestor records and sends nothing more, and the actions it recorded before are its new owner's to send",
   [ABAS_SDK__INVALID_PROXY_CONFIG]: "Invalid abas-mcp-proxy configuration: $problems",
   [ABAS_SDK__RECEIPTS_FOLDER_NOT_FOUND]: "There is no receipts folder at $folder: $reason",
   [ABAS_SDK__RECEIPT_FILE_UNREADABLE]: "The receipt file $file cannot be read: $reason",

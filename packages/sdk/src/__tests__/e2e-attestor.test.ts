@@ -32,6 +32,7 @@ import {
   ABAS_SDK__ATTESTOR_QUEUE_CORRUPT,
   ABAS_SDK__ATTESTOR_QUEUE_FULL,
   ABAS_SDK__ATTESTOR_QUEUE_LOCKED,
+  ABAS_SDK__ATTESTOR_QUEUE_TAKEN_OVER,
   ABAS_SDK__ATTESTOR_QUEUE_UNAVAILABLE,
   ABAS_SDK__INVALID_ARGUMENT,
   isAbasError,
@@ -610,6 +611,121 @@ describe("Attestor on the local ledger", () => {
       } finally {
         agent.kill();
       }
+    },
+  );
+
+  /**
+   * Runs `body` (a module script's end, with `attestor` open on a new queue through a counting
+   * proxy, batches cut after `maxBatchDelayMs`) as process 1 of a pid namespace of its own; once
+   * it has printed 3 lines starting with "R ", stops its process (as docker pause does), takes the
+   * queue over from this process, sends everything, lets the agent's process go on, and returns
+   * what it printed, the requests it sent after it went on, and the receipts the new owner delivered.
+   */
+  async function takeOverWhilePaused(maxBatchDelayMs: number, body: string) {
+    const queueDir = newQueueDir();
+    const proxy = await startCountingRpcProxy(ledger.rpcUrl);
+    const agent = spawnScriptInNewPidNamespace(`
+      const { Attestor } = await import(${JSON.stringify(new URL("../attestor/index.ts", import.meta.url).href)});
+      const attestor = await Attestor.open({
+        client: { rpcUrl: ${JSON.stringify(proxy.url)}, programId: ${JSON.stringify(ledger.programId)}, agentKeypair: Uint8Array.from(${JSON.stringify([...agentKeypair])}) },
+        operatorKeypair: Uint8Array.from(${JSON.stringify([...operatorKeypair])}),
+        queueDir: ${JSON.stringify(queueDir)},
+        maxBatchDelayMs: ${maxBatchDelayMs},
+      });
+      ${body}`);
+    let output = "";
+    agent.child.stdout.setEncoding("utf8");
+    agent.child.stdout.on("data", (chunk: string) => (output += chunk));
+    const exited = new Promise((resolve) => agent.child.once("exit", resolve));
+    try {
+      while (output.split("\n").filter((line) => line.startsWith("R ")).length < 3) await sleep(20);
+      agent.kill("SIGSTOP");
+      // No renewal comes while it is stopped: this attestor takes the queue over after its watch
+      const delivered: string[] = [];
+      const owner = await Attestor.open(
+        options(queueDir, { onReceipt: (receipt) => void delivered.push(receipt.actionHash) }),
+      );
+      await owner.flush();
+      proxy.takeCounts();
+      agent.kill("SIGCONT");
+      await Promise.race([exited, sleep(10_000)]);
+      await owner.close();
+      return { lines: output.trim().split("\n"), sentAfterResume: proxy.takeCounts(), delivered };
+    } finally {
+      agent.kill("SIGCONT");
+      agent.kill();
+      await proxy.close();
+    }
+  }
+
+  /** The new owner sent each of the actions the paused agent recorded, once. */
+  async function assertSentOnceByNewOwner(recorded: readonly string[], delivered: readonly string[]) {
+    assert.deepEqual([...delivered].sort(), [...recorded].sort());
+    const leaves = countLeaves(await readAgentBatches(ledger, client.agentAddress));
+    for (const hash of recorded) assert.equal(leaves.get(hash), 1);
+  }
+
+  it(
+    "refuses a record of an attestor whose queue was taken over while its process was paused: ABAS_SDK__ATTESTOR_QUEUE_TAKEN_OVER",
+    { skip: pidNamespaceSkip() },
+    async () => {
+      // Given an agent that records an action every 50 ms (its batches held back), printing
+      // "R <hash>" for each record that returned, "T <code>" for the first that threw
+      const { lines, delivered } = await takeOverWhilePaused(
+        3_600_000,
+        `setInterval(() => {
+          try {
+            console.log("R " + attestor.record({ actionType: "ToolCall", payload: "paused " + Math.random() }).actionHash);
+          } catch (error) {
+            console.log("T " + error.context?.__code);
+            process.exit(0);
+          }
+        }, 50);`,
+      );
+      // When its queue is taken over while it is stopped, and it goes on
+      // Then its first record after it went on threw ABAS_SDK__ATTESTOR_QUEUE_TAKEN_OVER (none
+      // returned once the queue was no longer its own), and the new owner sent what it recorded
+      assert.equal(lines.at(-1), `T ${ABAS_SDK__ATTESTOR_QUEUE_TAKEN_OVER}`);
+      const recorded = lines.filter((line) => line.startsWith("R ")).map((line) => line.slice(2));
+      assert.ok(recorded.length >= 3);
+      await assertSentOnceByNewOwner(recorded, delivered);
+    },
+  );
+
+  it(
+    "stops the sender of an attestor whose queue was taken over while its process was paused: its receipts reject with ABAS_SDK__ATTESTOR_QUEUE_TAKEN_OVER, and the new owner sends its actions",
+    { skip: pidNamespaceSkip() },
+    async () => {
+      // Given an agent that records 3 actions (their batch cut after 1 s), printing "R <hash>"
+      // for each and "E <code>" for each receipt that rejects; then one more, printing "T <code>"
+      // if that throws
+      const { lines, sentAfterResume, delivered } = await takeOverWhilePaused(
+        1_000,
+        `const receipts = [1, 2, 3].map((index) => {
+          const { actionHash, receipt } = attestor.record({ actionType: "ToolCall", payload: "paused " + index });
+          console.log("R " + actionHash);
+          return receipt.catch((error) => console.log("E " + error.context?.__code));
+        });
+        await Promise.all(receipts);
+        try {
+          console.log("R " + attestor.record({ actionType: "ToolCall", payload: "after" }).actionHash);
+        } catch (error) {
+          console.log("T " + error.context?.__code);
+        }
+        process.exit(0);`,
+      );
+      // When its queue is taken over while it is stopped, and it goes on, its batch due
+      // Then it sent nothing more, and its receipts and its next record failed with
+      // ABAS_SDK__ATTESTOR_QUEUE_TAKEN_OVER
+      assert.equal(sentAfterResume.sendTransaction, undefined, JSON.stringify(sentAfterResume));
+      const recorded = lines.filter((line) => line.startsWith("R ")).map((line) => line.slice(2));
+      assert.equal(recorded.length, 3);
+      assert.deepEqual(lines.slice(3), [
+        ...recorded.map(() => `E ${ABAS_SDK__ATTESTOR_QUEUE_TAKEN_OVER}`),
+        `T ${ABAS_SDK__ATTESTOR_QUEUE_TAKEN_OVER}`,
+      ]);
+      // And the new owner sent its three actions, each once
+      await assertSentOnceByNewOwner(recorded, delivered);
     },
   );
 

@@ -3,6 +3,7 @@
  * same lock left by a process that no longer runs, and exactly one of them takes it over.
  */
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { once } from "node:events";
 import fs, {
   mkdirSync,
@@ -30,6 +31,13 @@ const THREADS = 6;
 const ROUNDS = 10;
 /** A process id no process has (above Linux's pid_max). */
 const GONE = 4_194_304 + 1;
+/**
+ * A lock of a process gone, as an attestor of this machine and pid namespace writes it (where
+ * there is no /proc to say so, a lock naming an id alone: taken over after a watch of 5 s).
+ */
+const GONE_LOCK = formatIdentity({ ...ownIdentity(), pid: GONE });
+/** The lock of a process that runs: this one (another attestor of it owns the queue). */
+const RUNNING_LOCK = formatIdentity(ownIdentity());
 
 // Each thread waits for the start signal, then takes the lock; a thread of this process that
 // finds the lock held by this process's id is refused like any other process would be.
@@ -59,7 +67,7 @@ describe("the queue directory's lock", () => {
       const queueDir = join(base, `round-${round}`);
       rmSync(queueDir, { recursive: true, force: true });
       mkdirSync(queueDir, { recursive: true });
-      writeFileSync(join(queueDir, "lock.7"), String(GONE));
+      writeFileSync(join(queueDir, "lock.7"), GONE_LOCK);
       // When they all try at once, once each is ready
       const start = new SharedArrayBuffer(4);
       const contenders = Array.from({ length: THREADS }, () => {
@@ -107,15 +115,14 @@ describe("the queue directory's lock", () => {
     // (injected on purpose, inside its read) another process takes lock.6 and ends, and a third,
     // still running, takes lock.7 and removes lock.6, so that the name lock.6 is free again
     const queueDir = mkdtempSync(join(base, "late-"));
-    writeFileSync(join(queueDir, "lock.5"), String(GONE));
-    const running = process.ppid;
+    writeFileSync(join(queueDir, "lock.5"), GONE_LOCK);
     const realReadFileSync = fs.readFileSync;
     fs.readFileSync = ((path: fs.PathOrFileDescriptor, options?: unknown) => {
       const text = (realReadFileSync as (...args: unknown[]) => string | Buffer)(path, options);
       if (String(path).endsWith("lock.5")) {
-        writeFileSync(join(queueDir, "lock.6"), String(GONE));
+        writeFileSync(join(queueDir, "lock.6"), GONE_LOCK);
         rmSync(join(queueDir, "lock.5"));
-        writeFileSync(join(queueDir, "lock.7"), String(running));
+        writeFileSync(join(queueDir, "lock.7"), RUNNING_LOCK);
         rmSync(join(queueDir, "lock.6"));
       }
       return text;
@@ -125,7 +132,7 @@ describe("the queue directory's lock", () => {
       // When this thread goes on to take lock.6, Then it sees lock.7 and is refused
       await assert.rejects(
         lockQueueDirectory(queueDir),
-        (error) => isAbasError(error, ABAS_SDK__ATTESTOR_QUEUE_LOCKED) && error.context.pid === running,
+        (error) => isAbasError(error, ABAS_SDK__ATTESTOR_QUEUE_LOCKED) && error.context.pid === process.pid,
       );
     } finally {
       fs.readFileSync = realReadFileSync;
@@ -145,11 +152,32 @@ describe("the queue directory's lock", () => {
     assert.deepEqual(readdirSync(queueDir).sort(), ["lock.05", "lock.4", "lock.9007199254740993", "lock.x"]);
   });
 
+  it("takes over a lock naming a process id alone once nothing renews it for 5 s, however that id runs here", async () => {
+    // Given a lock naming a process by its id alone (written where there is no /proc, or by an
+    // earlier version), whose id is a process that runs here (this one's parent)
+    const queueDir = mkdtempSync(join(base, "id-alone-"));
+    writeFileSync(join(queueDir, "lock.1"), String(process.ppid));
+    // When this process asks for the queue, Then it watches the lock, sees no renewal, and takes it
+    const lock = await lockQueueDirectory(queueDir);
+    assert.equal(lock.file, join(queueDir, "lock.2"));
+    lock.release();
+  });
+
+  it("takes over a lock name that is no file: a folder, a named pipe", async () => {
+    const queueDir = mkdtempSync(join(base, "no-file-"));
+    mkdirSync(join(queueDir, "lock.1"));
+    assert.equal(spawnSync("mkfifo", [join(queueDir, "lock.2")]).status, 0);
+    const lock = await lockQueueDirectory(queueDir);
+    assert.equal(lock.file, join(queueDir, "lock.3"));
+    lock.release();
+    // The folder stays (it is not the lock's to remove); the pipe is removed as a lock left below
+    assert.deepEqual(readdirSync(queueDir).sort(), ["lock.1", "lock.3"]);
+  });
+
   it("is freed by hand by emptying the lock file, as the error says, and names the end of its numbers", async () => {
-    // Given a lock naming a process that runs but is no attestor, by its id alone (as where there
-    // is no /proc to tell a process's start)
+    // Given a lock naming a process that runs but owns no attestor (this one)
     const queueDir = mkdtempSync(join(base, "by-hand-"));
-    writeFileSync(join(queueDir, "lock.3"), String(process.ppid));
+    writeFileSync(join(queueDir, "lock.3"), RUNNING_LOCK);
     await assert.rejects(
       lockQueueDirectory(queueDir),
       (error) =>

@@ -5,7 +5,9 @@ import {
   ABAS_RUNTIME__ATTESTOR_SENDER_STOPPED,
   ABAS_SDK__ATTESTOR_CLOSED,
   ABAS_SDK__ATTESTOR_QUEUE_FULL,
+  ABAS_SDK__ATTESTOR_QUEUE_TAKEN_OVER,
   AbasError,
+  isAbasError,
 } from "@abas/errors";
 
 import { createClientContext } from "../client-context.js";
@@ -19,7 +21,7 @@ import {
 import type { FromSender, ToSender } from "./batch-sender.js";
 import { QueueJournal, type QueuedAction } from "./queue-journal.js";
 import { queueFailure } from "./queue-failure.js";
-import { lockQueueDirectory, type QueueLock } from "./queue-lock.js";
+import { lockQueueDirectory, renewQueueLock, type QueueLock } from "./queue-lock.js";
 import { prepareQueuedAction, type RecordInput } from "./record-input.js";
 import type { SenderSetup } from "./sender-thread.js";
 import { fromThreadError } from "./thread-errors.js";
@@ -183,7 +185,16 @@ export class Attestor {
       options: senderOptions,
       backlog,
     };
-    const sender = startSenderThread(setup);
+    // Renewed now, as a long reading of the queue may have held this thread past a renewal.
+    renewQueueLock(lock.file);
+    let sender: Worker;
+    try {
+      sender = startSenderThread(setup);
+    } catch (error) {
+      journal.close();
+      lock.release();
+      throw error;
+    }
     const pending =
       backlog.unbatched.length + backlog.openBatches.reduce((sum, { actions }) => sum + actions.length, 0);
     const attestor = new Attestor(resolved, journal, lock.release, sender, pending, backlog.nextActionId);
@@ -218,6 +229,7 @@ export class Attestor {
     } catch (error) {
       throw queueFailure(queueDir, "writing the action to the queue file", error);
     }
+    if (this.#journal.isReplaced()) throw this.#onTakenOver();
     this.#journalHasEntries = true;
     this.#nextActionId += 1;
     this.#pending += 1;
@@ -339,8 +351,22 @@ export class Attestor {
     for (const wake of this.#idleWaiters.splice(0)) wake();
   }
 
+  /**
+   * Another attestor took the queue over (this process was paused or held up past the lock's
+   * renewals): this one stops sending and recording; the actions it recorded are the new owner's.
+   */
+  #onTakenOver(): AbasError {
+    const error = new AbasError(ABAS_SDK__ATTESTOR_QUEUE_TAKEN_OVER, { queueDir: this.#options.queueDir });
+    if (this.#senderStop === undefined) {
+      this.#onSenderStopped({ reason: error.message, cause: error });
+      void this.#sender.terminate();
+    }
+    return error;
+  }
+
   #senderStoppedError(): AbasError {
     const { reason, cause } = this.#senderStop!;
+    if (isAbasError(cause, ABAS_SDK__ATTESTOR_QUEUE_TAKEN_OVER)) return cause;
     return new AbasError(ABAS_RUNTIME__ATTESTOR_SENDER_STOPPED, {
       queueDir: this.#options.queueDir,
       reason,
@@ -414,6 +440,8 @@ export class Attestor {
       this.#notifyIfIdle();
     } else if (message.type === "closed") {
       this.#senderClosed?.();
+    } else if (message.type === "takenOver") {
+      this.#onTakenOver();
     }
   }
 

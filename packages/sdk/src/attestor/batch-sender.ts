@@ -60,7 +60,9 @@ export type FromSender =
       error: ThreadError;
       afterFailure: boolean;
     }
-  | { type: "closed" };
+  | { type: "closed" }
+  /** Another attestor took the queue over (queue-lock.ts): this thread sends nothing more. */
+  | { type: "takenOver" };
 
 type UnbatchedAction = { action: QueuedAction; queuedAt: number };
 /** `lineWritten`: false while the batch's line could not be written to the queue file (a full disk). */
@@ -101,6 +103,7 @@ export class BatchSender {
   readonly #failed: FailedBatch[] = [];
   #retryingFailed = false;
   #closed = false;
+  #takenOver = false;
 
   constructor(
     context: ClientContext,
@@ -168,7 +171,7 @@ export class BatchSender {
     const { maxBatchSize, maxBatchDelayMs, maxInFlightBatches } = this.#options;
     clearTimeout(this.#batchTimer);
     this.#batchTimer = undefined;
-    while (this.#batchesInFlight < maxInFlightBatches && this.#unbatched.length > 0) {
+    while (this.#batchesInFlight < maxInFlightBatches && this.#unbatched.length > 0 && !this.#takenOver) {
       const full = this.#unbatched.length >= maxBatchSize;
       const due = this.#flushing > 0 || performance.now() - this.#unbatched[0]!.queuedAt >= maxBatchDelayMs;
       if (!full && !due) break;
@@ -211,6 +214,7 @@ export class BatchSender {
     const prepared = actions.map(toPreparedItem);
     let lastError: unknown;
     for (let attempt = 1; attempt <= maxBatchAttempts; attempt++) {
+      if (!this.#stillOwner()) return;
       try {
         const result = await recordBatch(this.#context, this.#operator, prepared, {
           // Only a batch that may have been sent before can already be on the ledger.
@@ -232,6 +236,18 @@ export class BatchSender {
       cause: lastError,
     });
     this.#reportFailed({ batch, actions, prepared, lineWritten: true }, failure);
+  }
+
+  /**
+   * Checked before every send: false, reported once, when another attestor took the queue over
+   * (it rewrote the queue file, see QueueJournal.isReplaced), so that it alone sends its actions.
+   */
+  #stillOwner(): boolean {
+    if (this.#takenOver) return false;
+    if (!this.#journal.isReplaced()) return true;
+    this.#takenOver = true;
+    this.#report({ type: "takenOver" });
+    return false;
   }
 
   /** The batch's receipts reject with `error`; it is tried again in the background. */
@@ -333,6 +349,7 @@ export class BatchSender {
               break; // still cannot be written: the next try, later
             }
           }
+          if (!this.#stillOwner()) return;
           try {
             const result = await recordBatch(this.#context, this.#operator, prepared, {
               resumeRecordedRoot: true,

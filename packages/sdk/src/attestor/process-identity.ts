@@ -4,7 +4,8 @@
  * ended: in particular a container's entry point is process 1 of every run of the container, and
  * to a restarted container the lock its last run left names itself. On Linux the lock also names
  * the boot, the pid namespace and the process's start time, so that a process id is judged by the
- * process it named, not by whatever process has that id now; elsewhere, by the id alone.
+ * process it named, not by whatever process has that id now. Where a process cannot be looked at
+ * this way (another pid namespace or boot, or no /proc), the lock's renewals tell (queue-lock.ts).
  */
 import { readFileSync, readlinkSync } from "node:fs";
 
@@ -37,30 +38,43 @@ function startTime(pid: number | "self"): string | undefined {
   }
 }
 
-function linuxIdentity(): ProcessIdentity {
+/**
+ * This process's identity from /proc/self (always this process, whichever pid namespace /proc
+ * shows), and whether /proc shows this process's own pid namespace: only then do its files'
+ * process ids name the processes `process.kill` reaches, so that another process can be looked at.
+ */
+function linuxIdentity(): { identity: ProcessIdentity; canLookAtOthers: boolean } {
   const pid = process.pid;
   try {
     const stat = readFileSync("/proc/self/stat", "utf8");
-    // /proc must show this process's own pid namespace (not the case in a namespace made without
-    // a /proc of its own): then the ids of its files are the ids process.kill uses.
-    if (Number(stat.slice(0, stat.indexOf(" "))) !== pid) return { pid };
     const boot = readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
     const namespace = /^pid:\[(\d+)\]$/.exec(readlinkSync("/proc/self/ns/pid"))?.[1];
     const start = startTime("self");
-    if (!BOOT.test(boot) || namespace === undefined || start === undefined || !NUMBER.test(start))
-      return { pid };
-    return { pid, boot, namespace, start };
+    if (!BOOT.test(boot) || namespace === undefined || start === undefined || !NUMBER.test(start)) {
+      return { identity: { pid }, canLookAtOthers: false };
+    }
+    return {
+      identity: { pid, boot, namespace, start },
+      canLookAtOthers: Number(stat.slice(0, stat.indexOf(" "))) === pid,
+    };
   } catch {
-    return { pid };
+    return { identity: { pid }, canLookAtOthers: false };
   }
 }
 
-let own: ProcessIdentity | undefined;
+let own: { identity: ProcessIdentity; canLookAtOthers: boolean } | undefined;
+
+function self(): { identity: ProcessIdentity; canLookAtOthers: boolean } {
+  own ??=
+    process.platform === "linux"
+      ? linuxIdentity()
+      : { identity: { pid: process.pid }, canLookAtOthers: false };
+  return own;
+}
 
 /** This process's identity (read once). */
 export function ownIdentity(): ProcessIdentity {
-  own ??= process.platform === "linux" ? linuxIdentity() : { pid: process.pid };
-  return own;
+  return self().identity;
 }
 
 /** `<pid>`, or `<pid> <boot> <namespace> <start>` where they are known. */
@@ -88,17 +102,18 @@ function isProcessAlive(pid: number): boolean {
   }
 }
 
-/** Whether a process id still runs: one that runs under this name must also have started when the named one did. */
+/**
+ * Whether the process a lock names still runs: by its id and its start time, where both it and
+ * this process are known by boot and pid namespace and they are the same; "unknown" otherwise (a
+ * process of another container or machine, a lock that names an id alone, a process that /proc
+ * hides from this user), for the lock's renewals to tell.
+ */
 export function processState(identity: ProcessIdentity): ProcessState {
-  const self = ownIdentity();
-  if (identity.boot === undefined || self.boot === undefined)
-    return isProcessAlive(identity.pid) ? "runs" : "gone";
-  if (identity.boot !== self.boot || identity.namespace !== self.namespace) return "unknown";
+  const { identity: mine, canLookAtOthers } = self();
+  if (identity.boot === undefined || mine.boot === undefined || !canLookAtOthers) return "unknown";
+  if (identity.boot !== mine.boot || identity.namespace !== mine.namespace) return "unknown";
   if (!isProcessAlive(identity.pid)) return "gone";
-  // A process /proc hides (another user's, where /proc is mounted with hidepid) is taken as running.
   const start = startTime(identity.pid);
-  return start === undefined || start === identity.start ? "runs" : "gone";
+  if (start === undefined) return "unknown";
+  return start === identity.start ? "runs" : "gone";
 }
-
-/** Whether a process id runs (for the claims of processes taking a lock, which name their id alone). */
-export { isProcessAlive };

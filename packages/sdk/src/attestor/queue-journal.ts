@@ -280,6 +280,15 @@ export class QueueJournal {
     this.#unsynced = false;
   }
 
+  /**
+   * Whether the queue file was replaced since this journal opened it: another attestor, having
+   * taken the queue over, opened it again (opening rewrites it under the same name). What this
+   * journal writes then goes to a file no one will read.
+   */
+  isReplaced(): boolean {
+    return fstatSync(this.#fd).nlink === 0;
+  }
+
   /** The file's size in bytes. */
   size(): number {
     return fstatSync(this.#fd).size;

@@ -25,13 +25,13 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
+import { performance } from "node:perf_hooks";
 import { setTimeout as delay } from "node:timers/promises";
 
 import { ABAS_SDK__ATTESTOR_QUEUE_LOCKED, AbasError } from "@abas/errors";
 
 import {
   formatIdentity,
-  isProcessAlive,
   ownIdentity,
   parseIdentity,
   processState,
@@ -63,23 +63,18 @@ function highestLock(queueDir: string): number {
 }
 
 /**
- * The process a lock file names; undefined when it names none (released, or unreadable such as a
- * link to nothing), null when the file is gone (a new owner removed it meanwhile).
+ * The process a lock file names; undefined when it names none (released, or not a file this
+ * module writes: a link, a folder, a pipe), null when the file is gone (a new owner removed it
+ * meanwhile).
  */
 function readHolder(lockFile: string): ProcessIdentity | undefined | null {
-  let text: string;
   try {
-    text = readFileSync(lockFile, "utf8");
+    if (!lstatSync(lockFile).isFile()) return undefined;
+    return parseIdentity(readFileSync(lockFile, "utf8"));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-    try {
-      lstatSync(lockFile);
-      return undefined;
-    } catch {
-      return null;
-    }
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw error;
   }
-  return parseIdentity(text);
 }
 
 function modifiedAt(lockFile: string): number | undefined {
@@ -92,14 +87,19 @@ function modifiedAt(lockFile: string): number | undefined {
 
 /**
  * Whether the owner of a lock this process cannot look at still renews it: "runs" as soon as its
- * modification time changes, "gone" when it stays the same for LEASE_WATCH_MS.
+ * modification time changes, "gone" when it stays the same for LEASE_WATCH_MS (timed by the
+ * monotonic clock, which a change of the wall clock does not move), "removed" when the file goes
+ * (a new owner took the queue meanwhile).
  */
-async function watchLease(lockFile: string): Promise<ProcessState> {
+async function watchLease(lockFile: string): Promise<ProcessState | "removed"> {
   const first = modifiedAt(lockFile);
-  const deadline = Date.now() + LEASE_WATCH_MS;
-  while (Date.now() < deadline) {
+  if (first === undefined) return "removed";
+  const deadline = performance.now() + LEASE_WATCH_MS;
+  while (performance.now() < deadline) {
     await delay(LEASE_POLL_MS);
-    if (modifiedAt(lockFile) !== first) return "runs";
+    const now = modifiedAt(lockFile);
+    if (now === undefined) return "removed";
+    if (now !== first) return "runs";
   }
   return "gone";
 }
@@ -121,12 +121,23 @@ function writeClaim(queueDir: string): string {
   return claim;
 }
 
-/** The new owner removes the lock files below its own and the claims of processes gone, as it can. */
+/** A claim's life is a write, a link and a removal: one this old was left by a process that died meanwhile. */
+const ABANDONED_CLAIM_MS = 60_000;
+
+function isAbandonedClaim(file: string): boolean {
+  const modified = modifiedAt(file);
+  return modified !== undefined && Date.now() - modified > ABANDONED_CLAIM_MS;
+}
+
+/**
+ * The new owner removes the lock files below its own and abandoned claims, as it can (a claim
+ * is judged by its age, not by the process id in its name, which may be another pid namespace's).
+ */
 function removeLeftovers(queueDir: string, own: number): void {
   for (const name of readdirSync(queueDir)) {
     const lock = lockNumber(name);
-    const claim = CLAIM_NAME.exec(name);
-    if ((lock !== undefined && lock < own) || (claim !== null && !isProcessAlive(Number(claim[1])))) {
+    const claim = CLAIM_NAME.test(name);
+    if ((lock !== undefined && lock < own) || (claim && isAbandonedClaim(join(queueDir, name)))) {
       try {
         rmSync(join(queueDir, name), { force: true });
       } catch {
@@ -164,8 +175,9 @@ export async function lockQueueDirectory(queueDir: string): Promise<QueueLock> {
       const holder = readHolder(lockFile);
       if (holder === null) continue; // removed by a new owner meanwhile: look again
       if (holder !== undefined) {
-        let state = processState(holder);
+        let state: ProcessState | "removed" = processState(holder);
         if (state === "unknown") state = await watchLease(lockFile);
+        if (state === "removed") continue; // a new owner took it meanwhile: look again
         if (state === "runs") {
           throw new AbasError(ABAS_SDK__ATTESTOR_QUEUE_LOCKED, { queueDir, lockFile, pid: holder.pid });
         }
@@ -179,8 +191,10 @@ export async function lockQueueDirectory(queueDir: string): Promise<QueueLock> {
     try {
       linkSync(claim, lockFile);
     } catch (error) {
-      // Another process took this number first: look again.
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      // Another process took this number first, or a new owner removed the claim as abandoned
+      // (this process was held up for a minute between writing and linking it): look again.
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== "EEXIST" && code !== "ENOENT") throw error;
       continue;
     } finally {
       rmSync(claim, { force: true });
@@ -198,7 +212,12 @@ export async function lockQueueDirectory(queueDir: string): Promise<QueueLock> {
       file: lockFile,
       release: () => {
         clearInterval(renewal);
-        truncateSync(lockFile, 0);
+        try {
+          truncateSync(lockFile, 0);
+        } catch (error) {
+          // Removed by an attestor that took the queue over (this one was held up): not this one's to release.
+          if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+        }
       },
     };
   }

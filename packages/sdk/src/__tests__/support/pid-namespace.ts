@@ -18,8 +18,8 @@ export function pidNamespaceSkip(): string | false {
 export interface NamespacedProcess {
   /** `unshare`, which waits for the process and exits after it. */
   readonly child: ChildProcessByStdio<null, Readable, null>;
-  /** Kills the process (process 1 of its namespace, so the whole namespace) with SIGKILL. */
-  kill(): void;
+  /** Sends the process a signal: SIGKILL (the default) ends its whole namespace, as process 1's end does. */
+  kill(signal?: NodeJS.Signals): void;
 }
 
 /**
@@ -36,7 +36,7 @@ export function spawnInNewPidNamespace(
   });
   return {
     child,
-    kill: () => {
+    kill: (signal = "SIGKILL") => {
       // unshare forks the command: the process to kill is its child, as this namespace sees it.
       let pid: number;
       try {
@@ -46,7 +46,7 @@ export function spawnInNewPidNamespace(
       } catch {
         return; // unshare has ended, and the process with it
       }
-      if (pid > 0) process.kill(pid, "SIGKILL");
+      if (pid > 0) process.kill(pid, signal);
     },
   };
 }
