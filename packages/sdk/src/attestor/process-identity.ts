@@ -18,9 +18,8 @@ export type ProcessIdentity = Readonly<{
 }>;
 
 /**
- * Whether the process a lock names runs: "unknown" when it was started under another boot or in
- * another pid namespace (another container, another machine sharing the folder), where this
- * process cannot look.
+ * Whether the process a lock names runs: "unknown" where this process cannot look (see
+ * `processState`).
  */
 export type ProcessState = "runs" | "gone" | "unknown";
 

@@ -8,7 +8,8 @@
  * is why a lock is freed by hand by emptying its file, never by deleting it).
  *
  * A lock taken in another pid namespace or under another boot (another container or machine
- * sharing the folder) names a process this one cannot look at: its owner renews the file's
+ * sharing the folder), or naming a process id alone, names a process this one cannot look at
+ * (process-identity.ts, `processState`): its owner renews the file's
  * modification time every LEASE_RENEW_MS from the moment it takes it, and such a lock is taken
  * over only when a watch of LEASE_WATCH_MS sees no renewal (clocks are not compared, only whether
  * the time changed).
@@ -47,7 +48,7 @@ const LEASE_POLL_MS = 100;
 
 /** Numbers as this module writes them: no leading zero (other names, and numbers past a safe integer, are not locks). */
 const LOCK_NAME = /^lock\.([1-9]\d*)$/;
-const CLAIM_NAME = /^lock-claim\.(\d+)\.[0-9a-z]+$/;
+const CLAIM_NAME = /^lock-claim\.\d+\.[0-9a-z]+$/;
 /** A bound on the rounds of taking the lock: its files would have to keep changing under it. */
 const MAX_ROUNDS = 1000;
 
@@ -165,7 +166,7 @@ export interface QueueLock {
  * Makes this process the only owner of a queue directory: two attestors sending the same queue
  * would cut the same actions into different batches. A lock left by a process that no longer
  * runs (killed, crashed) is taken over; one naming a process that runs, whatever it is, is not;
- * one naming a process of another pid namespace or boot is watched for LEASE_WATCH_MS first.
+ * one naming a process this one cannot look at is watched for LEASE_WATCH_MS first.
  */
 export async function lockQueueDirectory(queueDir: string): Promise<QueueLock> {
   for (let round = 0; round < MAX_ROUNDS; round++) {
