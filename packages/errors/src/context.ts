@@ -188,7 +188,8 @@ type SpecifiedContext = { [P in AbasProgramErrorCode]: ProgramErrorContext } & {
   [ABAS_SDK__ATTESTOR_QUEUE_LOCKED]: { queueDir: string; lockFile: string; pid: number };
   [ABAS_SDK__ATTESTOR_QUEUE_CORRUPT]: { queueFile: string; line: number; reason: string };
   [ABAS_SDK__ATTESTOR_QUEUE_UNAVAILABLE]: { queueDir: string; reason: string };
-  [ABAS_SDK__ATTESTOR_QUEUE_TAKEN_OVER]: { queueDir: string };
+  /** `actionHash`: thrown by a `record`, whose action the new owner may have read (look it up before recording it again). */
+  [ABAS_SDK__ATTESTOR_QUEUE_TAKEN_OVER]: { queueDir: string; actionHash?: string };
   [ABAS_SDK__INVALID_PROXY_CONFIG]: { problems: string };
   [ABAS_SDK__RECEIPTS_FOLDER_NOT_FOUND]: { folder: string; reason: string };
   [ABAS_SDK__RECEIPT_FILE_UNREADABLE]: { file: string; reason: string };

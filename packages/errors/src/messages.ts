@@ -269,7 +269,7 @@ export const AbasErrorMessages: Readonly<{ [P in AbasErrorCode]: string }> = {
   [ABAS_SDK__ATTESTOR_QUEUE_CORRUPT]: "The attestor queue $queueFile is damaged at line $line: $reason",
   [ABAS_SDK__ATTESTOR_QUEUE_UNAVAILABLE]: "The attestor queue $queueDir cannot be used: $reason",
   [ABAS_SDK__ATTESTOR_QUEUE_TAKEN_OVER]:
-    "Another attestor took the queue $queueDir over while this one did not renew its lock (its process was paused or held up for 5 s or more); this attestor records and sends nothing more, and the actions it recorded before are its new owner's to send",
+    "Another attestor took the queue $queueDir over while this one did not renew its lock (its process was paused or held up for 5 s or more); this attestor records and sends nothing more, and the actions it recorded are its new owner's to send (the action of a record that throws this may be among them: look it up by its hash before recording it again)",
   [ABAS_SDK__INVALID_PROXY_CONFIG]: "Invalid abas-mcp-proxy configuration: $problems",
   [ABAS_SDK__RECEIPTS_FOLDER_NOT_FOUND]: "There is no receipts folder at $folder: $reason",
   [ABAS_SDK__RECEIPT_FILE_UNREADABLE]: "The receipt file $file cannot be read: $reason",

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import {
+import fs, {
   appendFileSync,
   mkdirSync,
   mkdtempSync,
@@ -15,6 +15,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { once } from "node:events";
+import { syncBuiltinESMExports } from "node:module";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -614,14 +615,31 @@ describe("Attestor on the local ledger", () => {
     },
   );
 
+  /** An agent's script end: records an action every 50 ms, printing "R <hash>" for each record that returned, "T <code>" for the first that threw. */
+  const RECORD_EVERY_50_MS = `setInterval(() => {
+    try {
+      console.log("R " + attestor.record({ actionType: "ToolCall", payload: "paused " + Math.random() }).actionHash);
+    } catch (error) {
+      console.log("T " + error.context?.__code);
+      process.exit(0);
+    }
+  }, 50);`;
+
   /**
    * Runs `body` (a module script's end, with `attestor` open on a new queue through a counting
    * proxy, batches cut after `maxBatchDelayMs`) as process 1 of a pid namespace of its own; once
    * it has printed 3 lines starting with "R ", stops its process (as docker pause does), takes the
    * queue over from this process, sends everything, lets the agent's process go on, and returns
    * what it printed, the requests it sent after it went on, and the receipts the new owner delivered.
+   * With `resumeWhileOpening`, the agent goes on in the middle of the new owner's open instead: a
+   * fault injected on purpose into this process's write of the rewritten queue file, which first
+   * lets the agent run for 300 ms.
    */
-  async function takeOverWhilePaused(maxBatchDelayMs: number, body: string) {
+  async function takeOverWhilePaused(
+    maxBatchDelayMs: number,
+    body: string,
+    { resumeWhileOpening = false } = {},
+  ) {
     const queueDir = newQueueDir();
     const proxy = await startCountingRpcProxy(ledger.rpcUrl);
     const agent = spawnScriptInNewPidNamespace(`
@@ -642,9 +660,26 @@ describe("Attestor on the local ledger", () => {
       agent.kill("SIGSTOP");
       // No renewal comes while it is stopped: this attestor takes the queue over after its watch
       const delivered: string[] = [];
-      const owner = await Attestor.open(
-        options(queueDir, { onReceipt: (receipt) => void delivered.push(receipt.actionHash) }),
-      );
+      const realWriteFileSync = fs.writeFileSync;
+      if (resumeWhileOpening) {
+        fs.writeFileSync = ((file: fs.PathOrFileDescriptor, ...rest: unknown[]) => {
+          if (String(file).startsWith(join(queueDir, "queue.jsonl.tmp."))) {
+            agent.kill("SIGCONT");
+            Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300);
+          }
+          return (realWriteFileSync as (...args: unknown[]) => void)(file, ...rest);
+        }) as typeof fs.writeFileSync;
+        syncBuiltinESMExports();
+      }
+      let owner: Attestor;
+      try {
+        owner = await Attestor.open(
+          options(queueDir, { onReceipt: (receipt) => void delivered.push(receipt.actionHash) }),
+        );
+      } finally {
+        fs.writeFileSync = realWriteFileSync;
+        syncBuiltinESMExports();
+      }
       await owner.flush();
       proxy.takeCounts();
       agent.kill("SIGCONT");
@@ -671,23 +706,31 @@ describe("Attestor on the local ledger", () => {
     async () => {
       // Given an agent that records an action every 50 ms (its batches held back), printing
       // "R <hash>" for each record that returned, "T <code>" for the first that threw
-      const { lines, delivered } = await takeOverWhilePaused(
-        3_600_000,
-        `setInterval(() => {
-          try {
-            console.log("R " + attestor.record({ actionType: "ToolCall", payload: "paused " + Math.random() }).actionHash);
-          } catch (error) {
-            console.log("T " + error.context?.__code);
-            process.exit(0);
-          }
-        }, 50);`,
-      );
+      const { lines, delivered } = await takeOverWhilePaused(3_600_000, RECORD_EVERY_50_MS);
       // When its queue is taken over while it is stopped, and it goes on
       // Then its first record after it went on threw ABAS_SDK__ATTESTOR_QUEUE_TAKEN_OVER (none
       // returned once the queue was no longer its own), and the new owner sent what it recorded
       assert.equal(lines.at(-1), `T ${ABAS_SDK__ATTESTOR_QUEUE_TAKEN_OVER}`);
       const recorded = lines.filter((line) => line.startsWith("R ")).map((line) => line.slice(2));
       assert.ok(recorded.length >= 3);
+      await assertSentOnceByNewOwner(recorded, delivered);
+    },
+  );
+
+  it(
+    "refuses a record of an attestor that goes on while the queue it lost is being opened by its new owner: no record that returned is lost",
+    { skip: pidNamespaceSkip() },
+    async () => {
+      // Given an agent that records an action every 50 ms (its batches held back)
+      // When its queue is taken over while it is stopped, and it goes on while its new owner
+      // rewrites the queue file (after reading it, before giving the new file its name)
+      const { lines, delivered } = await takeOverWhilePaused(3_600_000, RECORD_EVERY_50_MS, {
+        resumeWhileOpening: true,
+      });
+      // Then its first record threw ABAS_SDK__ATTESTOR_QUEUE_TAKEN_OVER, and every record that
+      // returned had its action read, and sent, by the new owner
+      assert.equal(lines.at(-1), `T ${ABAS_SDK__ATTESTOR_QUEUE_TAKEN_OVER}`);
+      const recorded = lines.filter((line) => line.startsWith("R ")).map((line) => line.slice(2));
       await assertSentOnceByNewOwner(recorded, delivered);
     },
   );

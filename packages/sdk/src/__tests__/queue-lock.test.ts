@@ -3,9 +3,10 @@
  * same lock left by a process that no longer runs, and exactly one of them takes it over.
  */
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
 import fs, {
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -19,6 +20,7 @@ import { syncBuiltinESMExports } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
 import { Worker } from "node:worker_threads";
 
 import { ABAS_SDK__ATTESTOR_QUEUE_LOCKED, isAbasError } from "@abas/errors";
@@ -232,6 +234,40 @@ describe("the queue directory's lock", () => {
       const lock = await lockQueueDirectory(queueDir);
       assert.equal(readFileSync(lock.file, "utf8"), formatIdentity(self));
       lock.release();
+    },
+  );
+
+  it(
+    "takes over at once a lock whose process ended but was not collected by its parent (a zombie)",
+    { skip: ownIdentity().boot === undefined && "no /proc here to tell a process's state" },
+    async () => {
+      // Given an owner that took the lock and exited, under a parent that never waits for its
+      // children (sh starts it in the background, then becomes sleep)
+      const queueDir = mkdtempSync(join(base, "zombie-"));
+      const module = new URL("../attestor/queue-lock.ts", import.meta.url).href;
+      const owner = `await (await import(${JSON.stringify(module)})).lockQueueDirectory(${JSON.stringify(queueDir)}); process.exit(0);`;
+      const parent = spawn(
+        "sh",
+        ["-c", `"$0" --import tsx --input-type=module -e '${owner}' & exec sleep 60`, process.execPath],
+        { stdio: "inherit" },
+      );
+      try {
+        let pid = 0;
+        for (;;) {
+          const text = existsSync(join(queueDir, "lock.1"))
+            ? readFileSync(join(queueDir, "lock.1"), "utf8")
+            : "";
+          pid = Number(text.split(" ")[0]);
+          if (pid > 0 && /\) Z /.test(readFileSync(`/proc/${pid}/stat`, "utf8"))) break;
+          await sleep(50);
+        }
+        // When this process asks for the queue, Then it takes it at once
+        const lock = await lockQueueDirectory(queueDir);
+        assert.equal(lock.file, join(queueDir, "lock.2"));
+        lock.release();
+      } finally {
+        parent.kill("SIGKILL");
+      }
     },
   );
 

@@ -165,7 +165,7 @@ export class Attestor {
     }
     let opened: ReturnType<typeof QueueJournal.open>;
     try {
-      opened = QueueJournal.open(queueDir, resolved.durability);
+      opened = QueueJournal.open(queueDir, resolved.durability, lock.isHeld);
     } catch (error) {
       try {
         lock.release();
@@ -229,7 +229,7 @@ export class Attestor {
     } catch (error) {
       throw queueFailure(queueDir, "writing the action to the queue file", error);
     }
-    if (this.#journal.isReplaced()) throw this.#onTakenOver();
+    if (this.#journal.isReplaced()) throw this.#onTakenOver(action.actionHash);
     this.#journalHasEntries = true;
     this.#nextActionId += 1;
     this.#pending += 1;
@@ -353,10 +353,15 @@ export class Attestor {
 
   /**
    * Another attestor took the queue over (this process was paused or held up past the lock's
-   * renewals): this one stops sending and recording; the actions it recorded are the new owner's.
+   * renewals): this one stops sending and recording; the actions it recorded are the new owner's,
+   * and so may be the action of the record that found it out (`actionHash`).
    */
-  #onTakenOver(): AbasError {
-    const error = new AbasError(ABAS_SDK__ATTESTOR_QUEUE_TAKEN_OVER, { queueDir: this.#options.queueDir });
+  #onTakenOver(actionHash?: string): AbasError {
+    const { queueDir } = this.#options;
+    const error = new AbasError(
+      ABAS_SDK__ATTESTOR_QUEUE_TAKEN_OVER,
+      actionHash === undefined ? { queueDir } : { queueDir, actionHash },
+    );
     if (this.#senderStop === undefined) {
       this.#onSenderStopped({ reason: error.message, cause: error });
       void this.#sender.terminate();

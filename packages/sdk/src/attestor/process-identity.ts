@@ -27,11 +27,15 @@ const PID = /^[1-9]\d*$/;
 const BOOT = /^[0-9a-f-]{1,64}$/;
 const NUMBER = /^\d{1,20}$/;
 
-/** Field 22 of /proc/<pid>/stat (after the command name, which may hold spaces and parentheses). */
-function startTime(pid: number | "self"): string | undefined {
+/**
+ * Fields 3 (the state: R, S, Z...) and 22 (the start time) of /proc/<pid>/stat, read after the
+ * command name, which may hold spaces and parentheses; undefined when it cannot be read.
+ */
+function procStat(pid: number | "self"): { state: string; start: string } | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return { state: fields[0]!, start: fields[19]! };
   } catch {
     return undefined;
   }
@@ -48,7 +52,7 @@ function linuxIdentity(): { identity: ProcessIdentity; canLookAtOthers: boolean 
     const stat = readFileSync("/proc/self/stat", "utf8");
     const boot = readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
     const namespace = /^pid:\[(\d+)\]$/.exec(readlinkSync("/proc/self/ns/pid"))?.[1];
-    const start = startTime("self");
+    const start = procStat("self")?.start;
     if (!BOOT.test(boot) || namespace === undefined || start === undefined || !NUMBER.test(start)) {
       return { identity: { pid }, canLookAtOthers: false };
     }
@@ -112,7 +116,8 @@ export function processState(identity: ProcessIdentity): ProcessState {
   if (identity.boot === undefined || mine.boot === undefined || !canLookAtOthers) return "unknown";
   if (identity.boot !== mine.boot || identity.namespace !== mine.namespace) return "unknown";
   if (!isProcessAlive(identity.pid)) return "gone";
-  const start = startTime(identity.pid);
-  if (start === undefined) return "unknown";
-  return start === identity.start ? "runs" : "gone";
+  const stat = procStat(identity.pid);
+  if (stat === undefined) return "unknown";
+  // A zombie (Z) or dead (X) process has ended; only its parent has not collected it yet.
+  return stat.start === identity.start && stat.state !== "Z" && stat.state !== "X" ? "runs" : "gone";
 }

@@ -11,14 +11,21 @@ import {
   fstatSync,
   fsyncSync,
   ftruncateSync,
+  linkSync,
+  lstatSync,
   openSync,
   readFileSync,
   renameSync,
+  rmSync,
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
 
-import { ABAS_SDK__ATTESTOR_QUEUE_CORRUPT, AbasError } from "@abas/errors";
+import {
+  ABAS_SDK__ATTESTOR_QUEUE_CORRUPT,
+  ABAS_SDK__ATTESTOR_QUEUE_TAKEN_OVER,
+  AbasError,
+} from "@abas/errors";
 
 import { appendWhole } from "./append-whole.js";
 
@@ -201,6 +208,20 @@ export function syncDirectory(dir: string): void {
  * The queue file of a directory, opened for appending. Opening rewrites it with only what is
  * still to do (to a temporary file, then renamed), so it does not grow without end.
  */
+/**
+ * The second name `open` gives the queue file before reading it. One left by an open that did not
+ * finish is removed (the queue file holds everything); should the queue file be missing, it is
+ * the queue file.
+ */
+function fenceEarlierWriters(queueFile: string, secondName: string): void {
+  if (existsSync(secondName)) {
+    if (existsSync(queueFile)) rmSync(secondName, { force: true });
+    else renameSync(secondName, queueFile);
+  }
+  // A new queue has no file, and so no one writing to it; what is not a file is refused by the reading.
+  if (lstatSync(queueFile, { throwIfNoEntry: false })?.isFile()) linkSync(queueFile, secondName);
+}
+
 export class QueueJournal {
   readonly #fd: number;
   readonly #durability: QueueDurability;
@@ -225,11 +246,22 @@ export class QueueJournal {
     return new QueueJournal(fd, durability);
   }
 
+  /**
+   * Opens the queue file of a directory whose lock this process holds. First gives the file a
+   * second name, which any attestor still writing to it (one whose process was paused while this
+   * one took the queue over) sees before it counts a line as written (`isReplaced`): every line
+   * it counted is then in what this reads. `stillOwner` is asked again just before the rewritten
+   * file takes the queue file's name, so that an opener that lost its lock meanwhile does not
+   * replace its new owner's file.
+   */
   static open(
     queueDir: string,
     durability: QueueDurability,
+    stillOwner: () => boolean,
   ): { journal: QueueJournal; backlog: QueueBacklog } {
     const queueFile = join(queueDir, QUEUE_FILE_NAME);
+    const secondName = `${queueFile}.prev`;
+    fenceEarlierWriters(queueFile, secondName);
     const backlog = readQueueBacklog(queueFile);
     const compacted = [
       ...backlog.openBatches.flatMap(({ batch, actions }) => [
@@ -238,9 +270,14 @@ export class QueueJournal {
       ]),
       ...backlog.unbatched.map((action) => toLine(actionLine(action))),
     ].join("");
-    const temporaryFile = `${queueFile}.tmp`;
+    const temporaryFile = `${queueFile}.tmp.${process.pid}.${Math.random().toString(36).slice(2)}`;
     writeFileSync(temporaryFile, compacted, { flush: true });
+    if (!stillOwner()) {
+      rmSync(temporaryFile, { force: true });
+      throw new AbasError(ABAS_SDK__ATTESTOR_QUEUE_TAKEN_OVER, { queueDir });
+    }
     renameSync(temporaryFile, queueFile);
+    rmSync(secondName, { force: true });
     syncDirectory(queueDir);
     return { journal: new QueueJournal(openSync(queueFile, "a"), durability), backlog };
   }
@@ -281,12 +318,12 @@ export class QueueJournal {
   }
 
   /**
-   * Whether the queue file was replaced since this journal opened it: another attestor, having
-   * taken the queue over, opened it again (opening rewrites it under the same name). What this
-   * journal writes then goes to a file no one will read.
+   * Whether another attestor, having taken the queue over, has opened it since this journal did
+   * (`open` gives the file a second name, then replaces it): a line written then may not be read
+   * by the new owner, and must not count.
    */
   isReplaced(): boolean {
-    return fstatSync(this.#fd).nlink === 0;
+    return fstatSync(this.#fd).nlink !== 1;
   }
 
   /** The file's size in bytes. */

@@ -159,6 +159,8 @@ export function queueLockHolder(queueDir: string): number | undefined {
 export interface QueueLock {
   /** The lock file, for its renewals (`renewQueueLock`). */
   readonly file: string;
+  /** Whether this lock is still the queue's: its file is there and no higher number is. */
+  isHeld(): boolean;
   release(): void;
 }
 
@@ -211,6 +213,8 @@ export async function lockQueueDirectory(queueDir: string): Promise<QueueLock> {
     const renewal = setInterval(() => renewQueueLock(lockFile), LEASE_RENEW_MS).unref();
     return {
       file: lockFile,
+      isHeld: () =>
+        lstatSync(lockFile, { throwIfNoEntry: false }) !== undefined && highestLock(queueDir) === own,
       release: () => {
         clearInterval(renewal);
         try {
