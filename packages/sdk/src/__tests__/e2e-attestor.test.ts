@@ -631,14 +631,14 @@ describe("Attestor on the local ledger", () => {
    * it has printed 3 lines starting with "R ", stops its process (as docker pause does), takes the
    * queue over from this process, sends everything, lets the agent's process go on, and returns
    * what it printed, the requests it sent after it went on, and the receipts the new owner delivered.
-   * With `resumeWhileOpening`, the agent goes on in the middle of the new owner's open instead: a
-   * fault injected on purpose into this process's write of the rewritten queue file, which first
-   * lets the agent run for 300 ms.
+   * With `resumeDuringOpen`, the agent goes on in the middle of the new owner's open instead, as it
+   * writes the rewritten queue file or as it removes the file's second name: a fault injected on
+   * purpose into this process's file system calls, which first let the agent run for 300 ms.
    */
   async function takeOverWhilePaused(
     maxBatchDelayMs: number,
     body: string,
-    { resumeWhileOpening = false } = {},
+    { resumeDuringOpen }: { resumeDuringOpen?: "rewrite" | "second name removal" } = {},
   ) {
     const queueDir = newQueueDir();
     const proxy = await startCountingRpcProxy(ledger.rpcUrl);
@@ -660,24 +660,28 @@ describe("Attestor on the local ledger", () => {
       agent.kill("SIGSTOP");
       // No renewal comes while it is stopped: this attestor takes the queue over after its watch
       const delivered: string[] = [];
-      const realWriteFileSync = fs.writeFileSync;
-      if (resumeWhileOpening) {
-        fs.writeFileSync = ((file: fs.PathOrFileDescriptor, ...rest: unknown[]) => {
-          if (String(file).startsWith(join(queueDir, "queue.jsonl.tmp."))) {
-            agent.kill("SIGCONT");
-            Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300);
-          }
-          return (realWriteFileSync as (...args: unknown[]) => void)(file, ...rest);
-        }) as typeof fs.writeFileSync;
-        syncBuiltinESMExports();
-      }
+      const real = { writeFileSync: fs.writeFileSync, rmSync: fs.rmSync };
+      const resumeAt = (path: unknown, step: typeof resumeDuringOpen, test: (file: string) => boolean) => {
+        if (resumeDuringOpen !== step || !test(String(path))) return;
+        agent.kill("SIGCONT");
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300);
+      };
+      fs.writeFileSync = ((file: fs.PathOrFileDescriptor, ...rest: unknown[]) => {
+        resumeAt(file, "rewrite", (path) => path.startsWith(join(queueDir, "queue.jsonl.tmp.")));
+        return (real.writeFileSync as (...args: unknown[]) => void)(file, ...rest);
+      }) as typeof fs.writeFileSync;
+      fs.rmSync = ((path: fs.PathLike, ...rest: unknown[]) => {
+        resumeAt(path, "second name removal", (file) => file === join(queueDir, "queue.jsonl.prev"));
+        return (real.rmSync as (...args: unknown[]) => void)(path, ...rest);
+      }) as typeof fs.rmSync;
+      syncBuiltinESMExports();
       let owner: Attestor;
       try {
         owner = await Attestor.open(
           options(queueDir, { onReceipt: (receipt) => void delivered.push(receipt.actionHash) }),
         );
       } finally {
-        fs.writeFileSync = realWriteFileSync;
+        Object.assign(fs, real);
         syncBuiltinESMExports();
       }
       await owner.flush();
@@ -717,23 +721,25 @@ describe("Attestor on the local ledger", () => {
     },
   );
 
-  it(
-    "refuses a record of an attestor that goes on while the queue it lost is being opened by its new owner: no record that returned is lost",
-    { skip: pidNamespaceSkip() },
-    async () => {
-      // Given an agent that records an action every 50 ms (its batches held back)
-      // When its queue is taken over while it is stopped, and it goes on while its new owner
-      // rewrites the queue file (after reading it, before giving the new file its name)
-      const { lines, delivered } = await takeOverWhilePaused(3_600_000, RECORD_EVERY_50_MS, {
-        resumeWhileOpening: true,
-      });
-      // Then its first record threw ABAS_SDK__ATTESTOR_QUEUE_TAKEN_OVER, and every record that
-      // returned had its action read, and sent, by the new owner
-      assert.equal(lines.at(-1), `T ${ABAS_SDK__ATTESTOR_QUEUE_TAKEN_OVER}`);
-      const recorded = lines.filter((line) => line.startsWith("R ")).map((line) => line.slice(2));
-      await assertSentOnceByNewOwner(recorded, delivered);
-    },
-  );
+  for (const step of ["rewrite", "second name removal"] as const) {
+    it(
+      `refuses a record of an attestor that goes on during its new owner's open (at its ${step}): no record that returned is lost`,
+      { skip: pidNamespaceSkip() },
+      async () => {
+        // Given an agent that records an action every 50 ms (its batches held back)
+        // When its queue is taken over while it is stopped, and it goes on in the middle of its
+        // new owner's open of the queue file
+        const { lines, delivered } = await takeOverWhilePaused(3_600_000, RECORD_EVERY_50_MS, {
+          resumeDuringOpen: step,
+        });
+        // Then its first record threw ABAS_SDK__ATTESTOR_QUEUE_TAKEN_OVER, and every record that
+        // returned had its action read, and sent, by the new owner
+        assert.equal(lines.at(-1), `T ${ABAS_SDK__ATTESTOR_QUEUE_TAKEN_OVER}`);
+        const recorded = lines.filter((line) => line.startsWith("R ")).map((line) => line.slice(2));
+        await assertSentOnceByNewOwner(recorded, delivered);
+      },
+    );
+  }
 
   it(
     "stops the sender of an attestor whose queue was taken over while its process was paused: its receipts reject with ABAS_SDK__ATTESTOR_QUEUE_TAKEN_OVER, and the new owner sends its actions",

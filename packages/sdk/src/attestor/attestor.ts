@@ -165,7 +165,7 @@ export class Attestor {
     }
     let opened: ReturnType<typeof QueueJournal.open>;
     try {
-      opened = QueueJournal.open(queueDir, resolved.durability, lock.isHeld);
+      opened = QueueJournal.open(queueDir, resolved.durability, lock);
     } catch (error) {
       try {
         lock.release();
@@ -229,7 +229,7 @@ export class Attestor {
     } catch (error) {
       throw queueFailure(queueDir, "writing the action to the queue file", error);
     }
-    if (this.#journal.isReplaced()) throw this.#onTakenOver(action.actionHash);
+    if (this.#journal.isTakenOver()) throw this.#onTakenOver(action.actionHash);
     this.#journalHasEntries = true;
     this.#nextActionId += 1;
     this.#pending += 1;
@@ -362,6 +362,8 @@ export class Attestor {
       ABAS_SDK__ATTESTOR_QUEUE_TAKEN_OVER,
       actionHash === undefined ? { queueDir } : { queueDir, actionHash },
     );
+    // The queue file is no longer this attestor's to write: no done line, no cut.
+    this.#journalClosed = true;
     if (this.#senderStop === undefined) {
       this.#onSenderStopped({ reason: error.message, cause: error });
       void this.#sender.terminate();
@@ -521,7 +523,12 @@ export class Attestor {
     // of its lines is cut.
     const worthCutting = (): boolean => this.#flushing > 0 || this.#journal.size() >= QUEUE_FILE_CUT_BYTES;
     const keep = this.#failed > 0 || this.#undelivered.size > 0;
-    if (this.#journalHasEntries && !keep && !this.#journalClosed && worthCutting()) {
+    const takenOver = (): boolean => {
+      if (!this.#journal.isTakenOver()) return false;
+      this.#onTakenOver();
+      return true;
+    };
+    if (this.#journalHasEntries && !keep && !this.#journalClosed && worthCutting() && !takenOver()) {
       try {
         this.#journal.truncate();
         this.#journalHasEntries = false;

@@ -240,11 +240,11 @@ export class BatchSender {
 
   /**
    * Checked before every send: false, reported once, when another attestor took the queue over
-   * (it rewrote the queue file, see QueueJournal.isReplaced), so that it alone sends its actions.
+   * (QueueJournal.isTakenOver), so that it alone sends the actions it read.
    */
   #stillOwner(): boolean {
     if (this.#takenOver) return false;
-    if (!this.#journal.isReplaced()) return true;
+    if (!this.#journal.isTakenOver()) return true;
     this.#takenOver = true;
     this.#report({ type: "takenOver" });
     return false;

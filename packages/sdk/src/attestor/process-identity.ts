@@ -108,7 +108,7 @@ function isProcessAlive(pid: number): boolean {
 /**
  * Whether the process a lock names still runs: by its id and its start time, where both it and
  * this process are known by boot and pid namespace and they are the same; "unknown" otherwise (a
- * process of another container or machine, a lock that names an id alone, a process that /proc
+ * process of another container or boot, a lock that names an id alone, a process that /proc
  * hides from this user), for the lock's renewals to tell.
  */
 export function processState(identity: ProcessIdentity): ProcessState {

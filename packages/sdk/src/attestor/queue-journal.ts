@@ -14,6 +14,7 @@ import {
   linkSync,
   lstatSync,
   openSync,
+  readdirSync,
   readFileSync,
   renameSync,
   rmSync,
@@ -28,6 +29,7 @@ import {
 } from "@abas/errors";
 
 import { appendWhole } from "./append-whole.js";
+import type { QueueLock } from "./queue-lock.js";
 
 /** One recorded action as the queue keeps it: everything needed to rebuild its leaf. */
 export type QueuedAction = Readonly<{
@@ -225,11 +227,13 @@ function fenceEarlierWriters(queueFile: string, secondName: string): void {
 export class QueueJournal {
   readonly #fd: number;
   readonly #durability: QueueDurability;
+  readonly #lockFile: string;
   #unsynced = false;
 
-  private constructor(fd: number, durability: QueueDurability) {
+  private constructor(fd: number, durability: QueueDurability, lockFile: string) {
     this.#fd = fd;
     this.#durability = durability;
+    this.#lockFile = lockFile;
   }
 
   /** The file descriptor, for `attach` on the sender's thread (threads of a process share descriptors). */
@@ -242,22 +246,23 @@ export class QueueJournal {
    * file; the opening thread appends the rest and closes it, after the sender has stopped. Each
    * line is one `write` to a file opened for appending, so lines of the two threads never mix.
    */
-  static attach(fd: number, durability: QueueDurability): QueueJournal {
-    return new QueueJournal(fd, durability);
+  static attach(fd: number, durability: QueueDurability, lockFile: string): QueueJournal {
+    return new QueueJournal(fd, durability, lockFile);
   }
 
   /**
-   * Opens the queue file of a directory whose lock this process holds. First gives the file a
-   * second name, which any attestor still writing to it (one whose process was paused while this
-   * one took the queue over) sees before it counts a line as written (`isReplaced`): every line
-   * it counted is then in what this reads. `stillOwner` is asked again just before the rewritten
-   * file takes the queue file's name, so that an opener that lost its lock meanwhile does not
-   * replace its new owner's file.
+   * Opens the queue file of a directory whose lock this process holds, once the lock files below
+   * its own are removed: an attestor still writing to the file (one whose process was paused while
+   * this one took the queue over) counts a line only while its own lock file is there
+   * (`isTakenOver`), so every line it counted is in what this reads. The file is also given a
+   * second name before it is read, which such an attestor sees too. Rewritten copies left by
+   * earlier opens are removed (one being written by an opener that lost the lock meanwhile then
+   * cannot take the queue file's name), and `lock` is asked again before the copy takes it.
    */
   static open(
     queueDir: string,
     durability: QueueDurability,
-    stillOwner: () => boolean,
+    lock: QueueLock,
   ): { journal: QueueJournal; backlog: QueueBacklog } {
     const queueFile = join(queueDir, QUEUE_FILE_NAME);
     const secondName = `${queueFile}.prev`;
@@ -270,16 +275,20 @@ export class QueueJournal {
       ]),
       ...backlog.unbatched.map((action) => toLine(actionLine(action))),
     ].join("");
+    for (const name of readdirSync(queueDir)) {
+      if (name.startsWith(`${QUEUE_FILE_NAME}.tmp`)) rmSync(join(queueDir, name), { force: true });
+    }
     const temporaryFile = `${queueFile}.tmp.${process.pid}.${Math.random().toString(36).slice(2)}`;
     writeFileSync(temporaryFile, compacted, { flush: true });
-    if (!stillOwner()) {
+    if (!lock.isHeld()) {
       rmSync(temporaryFile, { force: true });
       throw new AbasError(ABAS_SDK__ATTESTOR_QUEUE_TAKEN_OVER, { queueDir });
     }
     renameSync(temporaryFile, queueFile);
     rmSync(secondName, { force: true });
     syncDirectory(queueDir);
-    return { journal: new QueueJournal(openSync(queueFile, "a"), durability), backlog };
+    const journal = new QueueJournal(openSync(queueFile, "a"), durability, lock.file);
+    return { journal, backlog };
   }
 
   /** Appends the action; with "fsync" durability it is on the disk when this returns. */
@@ -318,12 +327,14 @@ export class QueueJournal {
   }
 
   /**
-   * Whether another attestor, having taken the queue over, has opened it since this journal did
-   * (`open` gives the file a second name, then replaces it): a line written then may not be read
-   * by the new owner, and must not count.
+   * Whether another attestor took the queue over: it removed this one's lock file before reading
+   * the queue file, or has given the file another name (see `open`). A line written then may not
+   * be read by the new owner, and must not count: asked after every line that counts.
    */
-  isReplaced(): boolean {
-    return fstatSync(this.#fd).nlink !== 1;
+  isTakenOver(): boolean {
+    return (
+      fstatSync(this.#fd).nlink !== 1 || lstatSync(this.#lockFile, { throwIfNoEntry: false }) === undefined
+    );
   }
 
   /** The file's size in bytes. */

@@ -7,11 +7,11 @@
  * which needs no disk space; the highest lock file is never removed, so numbers only grow (which
  * is why a lock is freed by hand by emptying its file, never by deleting it).
  *
- * A lock taken in another pid namespace or under another boot (another container or machine
- * sharing the folder), or naming a process id alone, names a process this one cannot look at
- * (process-identity.ts, `processState`): its owner renews the file's
- * modification time every LEASE_RENEW_MS from the moment it takes it, and such a lock is taken
- * over only when a watch of LEASE_WATCH_MS sees no renewal (clocks are not compared, only whether
+ * A lock taken in another pid namespace or under another boot (another container sharing the
+ * folder, a restarted one, a reboot), or naming a process id alone, names a process this one
+ * cannot look at (process-identity.ts, `processState`): its owner renews the file's modification
+ * time every LEASE_RENEW_MS from the moment it takes it, and such a lock is taken over only when
+ * a watch of LEASE_WATCH_MS sees no renewal (clocks are not compared, only whether
  * the time changed).
  */
 import {

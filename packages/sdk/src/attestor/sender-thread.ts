@@ -35,7 +35,7 @@ const [agent, operator] = await Promise.all([
   createSignerFromKeyPair(setup.operatorKeyPair),
 ]);
 const context = createClientContext({ ...setup.settings, agentKeypair: agent });
-const journal = QueueJournal.attach(setup.journalFd, setup.options.durability);
+const journal = QueueJournal.attach(setup.journalFd, setup.options.durability, setup.lockFile);
 const sender = new BatchSender(context, operator, setup.options, journal, setup.backlog, report);
 port.on("message", (message: ToSender) => sender.receive(message));
 report({ type: "ready" });
