@@ -632,7 +632,7 @@ describe("Attestor on the local ledger", () => {
    * queue over from this process, sends everything, lets the agent's process go on, and returns
    * what it printed, the requests it sent after it went on, and the receipts the new owner delivered.
    * With `resumeDuringOpen`, the agent goes on in the middle of the new owner's open instead, as it
-   * writes the rewritten queue file or as it removes the file's second name: a fault injected on
+   * creates the rewritten queue file or as it removes the file's second name: a fault injected on
    * purpose into this process's file system calls, which first let the agent run for 300 ms.
    */
   async function takeOverWhilePaused(
@@ -660,16 +660,16 @@ describe("Attestor on the local ledger", () => {
       agent.kill("SIGSTOP");
       // No renewal comes while it is stopped: this attestor takes the queue over after its watch
       const delivered: string[] = [];
-      const real = { writeFileSync: fs.writeFileSync, rmSync: fs.rmSync };
+      const real = { openSync: fs.openSync, rmSync: fs.rmSync };
       const resumeAt = (path: unknown, step: typeof resumeDuringOpen, test: (file: string) => boolean) => {
         if (resumeDuringOpen !== step || !test(String(path))) return;
         agent.kill("SIGCONT");
         Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300);
       };
-      fs.writeFileSync = ((file: fs.PathOrFileDescriptor, ...rest: unknown[]) => {
+      fs.openSync = ((file: fs.PathLike, ...rest: unknown[]) => {
         resumeAt(file, "rewrite", (path) => path.startsWith(join(queueDir, "queue.jsonl.tmp.")));
-        return (real.writeFileSync as (...args: unknown[]) => void)(file, ...rest);
-      }) as typeof fs.writeFileSync;
+        return (real.openSync as (...args: unknown[]) => number)(file, ...rest);
+      }) as typeof fs.openSync;
       fs.rmSync = ((path: fs.PathLike, ...rest: unknown[]) => {
         resumeAt(path, "second name removal", (file) => file === join(queueDir, "queue.jsonl.prev"));
         return (real.rmSync as (...args: unknown[]) => void)(path, ...rest);

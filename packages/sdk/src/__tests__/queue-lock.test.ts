@@ -161,7 +161,7 @@ describe("the queue directory's lock", () => {
     writeFileSync(join(queueDir, "lock.1"), String(process.ppid));
     // When this process asks for the queue, Then it watches the lock, sees no renewal, and takes it
     const lock = await lockQueueDirectory(queueDir);
-    assert.equal(lock.file, join(queueDir, "lock.2"));
+    assert.equal(lock.id.file, join(queueDir, "lock.2"));
     lock.release();
   });
 
@@ -170,7 +170,7 @@ describe("the queue directory's lock", () => {
     mkdirSync(join(queueDir, "lock.1"));
     assert.equal(spawnSync("mkfifo", [join(queueDir, "lock.2")]).status, 0);
     const lock = await lockQueueDirectory(queueDir);
-    assert.equal(lock.file, join(queueDir, "lock.3"));
+    assert.equal(lock.id.file, join(queueDir, "lock.3"));
     lock.release();
     // The folder stays (it is not the lock's to remove); the pipe is removed as a lock left below
     assert.deepEqual(readdirSync(queueDir).sort(), ["lock.1", "lock.3"]);
@@ -232,7 +232,7 @@ describe("the queue directory's lock", () => {
       );
       // Then it is taken over at once
       const lock = await lockQueueDirectory(queueDir);
-      assert.equal(readFileSync(lock.file, "utf8"), formatIdentity(self));
+      assert.equal(readFileSync(lock.id.file, "utf8"), formatIdentity(self));
       lock.release();
     },
   );
@@ -263,7 +263,7 @@ describe("the queue directory's lock", () => {
         }
         // When this process asks for the queue, Then it takes it at once
         const lock = await lockQueueDirectory(queueDir);
-        assert.equal(lock.file, join(queueDir, "lock.2"));
+        assert.equal(lock.id.file, join(queueDir, "lock.2"));
         lock.release();
       } finally {
         parent.kill("SIGKILL");

@@ -178,7 +178,7 @@ export class Attestor {
     const { maxQueuedActions: _bound, onReceipt: _hook, ...senderOptions } = resolved;
     const setup: SenderSetup = {
       journalFd: journal.fd,
-      lockFile: lock.file,
+      lock: lock.id,
       settings: context.settings,
       agentKeyPair: agent.keyPair,
       operatorKeyPair: operator.keyPair,
@@ -186,7 +186,7 @@ export class Attestor {
       backlog,
     };
     // Renewed now, as a long reading of the queue may have held this thread past a renewal.
-    renewQueueLock(lock.file);
+    renewQueueLock(lock.id.file);
     let sender: Worker;
     try {
       sender = startSenderThread(setup);

@@ -18,6 +18,7 @@ import {
   readFileSync,
   renameSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
@@ -29,7 +30,7 @@ import {
 } from "@abas/errors";
 
 import { appendWhole } from "./append-whole.js";
-import type { QueueLock } from "./queue-lock.js";
+import { lockFileRemains, type LockFileId, type QueueLock } from "./queue-lock.js";
 
 /** One recorded action as the queue keeps it: everything needed to rebuild its leaf. */
 export type QueuedAction = Readonly<{
@@ -126,8 +127,22 @@ function parseJournalLine(text: string): JournalLine | undefined {
 }
 
 /** Replays the file. A torn last line (the process died while writing it) is dropped. */
+/**
+ * The queue file's text. An attestor that lost the queue while paused may still cut the file to
+ * nothing (it does so only when all it holds is done) in the middle of the read: then it is read again.
+ */
+function readWhole(queueFile: string): string {
+  let text = "";
+  for (let attempt = 0; attempt < 3; attempt++) {
+    if (!existsSync(queueFile)) return "";
+    text = readFileSync(queueFile, "utf8");
+    if (statSync(queueFile).size >= Buffer.byteLength(text)) return text;
+  }
+  return text;
+}
+
 export function readQueueBacklog(queueFile: string): QueueBacklog {
-  const text = existsSync(queueFile) ? readFileSync(queueFile, "utf8") : "";
+  const text = readWhole(queueFile);
   const lines = text.split("\n");
   // The text after the last newline was never a complete line: its record call did not return.
   lines.pop();
@@ -227,13 +242,13 @@ function fenceEarlierWriters(queueFile: string, secondName: string): void {
 export class QueueJournal {
   readonly #fd: number;
   readonly #durability: QueueDurability;
-  readonly #lockFile: string;
+  readonly #lock: LockFileId;
   #unsynced = false;
 
-  private constructor(fd: number, durability: QueueDurability, lockFile: string) {
+  private constructor(fd: number, durability: QueueDurability, lock: LockFileId) {
     this.#fd = fd;
     this.#durability = durability;
-    this.#lockFile = lockFile;
+    this.#lock = lock;
   }
 
   /** The file descriptor, for `attach` on the sender's thread (threads of a process share descriptors). */
@@ -246,8 +261,8 @@ export class QueueJournal {
    * file; the opening thread appends the rest and closes it, after the sender has stopped. Each
    * line is one `write` to a file opened for appending, so lines of the two threads never mix.
    */
-  static attach(fd: number, durability: QueueDurability, lockFile: string): QueueJournal {
-    return new QueueJournal(fd, durability, lockFile);
+  static attach(fd: number, durability: QueueDurability, lock: LockFileId): QueueJournal {
+    return new QueueJournal(fd, durability, lock);
   }
 
   /**
@@ -278,16 +293,23 @@ export class QueueJournal {
     for (const name of readdirSync(queueDir)) {
       if (name.startsWith(`${QUEUE_FILE_NAME}.tmp`)) rmSync(join(queueDir, name), { force: true });
     }
+    // The journal stays on the file written here, not on whatever file has the queue file's name
+    // by the time it is opened (a later owner's, should this one lose the lock meanwhile).
     const temporaryFile = `${queueFile}.tmp.${process.pid}.${Math.random().toString(36).slice(2)}`;
-    writeFileSync(temporaryFile, compacted, { flush: true });
-    if (!lock.isHeld()) {
+    const fd = openSync(temporaryFile, "ax");
+    try {
+      writeFileSync(fd, compacted);
+      fdatasyncSync(fd);
+      if (!lock.isHeld()) throw new AbasError(ABAS_SDK__ATTESTOR_QUEUE_TAKEN_OVER, { queueDir });
+      renameSync(temporaryFile, queueFile);
+    } catch (error) {
+      closeSync(fd);
       rmSync(temporaryFile, { force: true });
-      throw new AbasError(ABAS_SDK__ATTESTOR_QUEUE_TAKEN_OVER, { queueDir });
+      throw error;
     }
-    renameSync(temporaryFile, queueFile);
     rmSync(secondName, { force: true });
     syncDirectory(queueDir);
-    const journal = new QueueJournal(openSync(queueFile, "a"), durability, lock.file);
+    const journal = new QueueJournal(fd, durability, lock.id);
     return { journal, backlog };
   }
 
@@ -332,9 +354,7 @@ export class QueueJournal {
    * be read by the new owner, and must not count: asked after every line that counts.
    */
   isTakenOver(): boolean {
-    return (
-      fstatSync(this.#fd).nlink !== 1 || lstatSync(this.#lockFile, { throwIfNoEntry: false }) === undefined
-    );
+    return fstatSync(this.#fd).nlink !== 1 || !lockFileRemains(this.#lock);
   }
 
   /** The file's size in bytes. */

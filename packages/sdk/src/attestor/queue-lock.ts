@@ -131,18 +131,21 @@ function isAbandonedClaim(file: string): boolean {
 }
 
 /**
- * The new owner removes the lock files below its own and abandoned claims, as it can (a claim
- * is judged by its age, not by the process id in its name, which may be another pid namespace's).
+ * The new owner removes the lock files below its own, and abandoned claims as it can (a claim is
+ * judged by its age, not by the process id in its name, which may be another pid namespace's).
  */
 function removeLeftovers(queueDir: string, own: number): void {
   for (const name of readdirSync(queueDir)) {
     const lock = lockNumber(name);
     const claim = CLAIM_NAME.test(name);
-    if ((lock !== undefined && lock < own) || (claim && isAbandonedClaim(join(queueDir, name)))) {
+    const path = join(queueDir, name);
+    if ((lock !== undefined && lock < own) || (claim && isAbandonedClaim(path))) {
       try {
-        rmSync(join(queueDir, name), { force: true });
-      } catch {
-        // Not a file (a folder someone made): it is not in the way of the lock.
+        rmSync(path, { force: true });
+      } catch (error) {
+        // Not a file (a folder someone made): it is not in the way of the lock. A lock file that
+        // stays would let its owner, paused, go on counting lines: the queue is not taken then.
+        if (lock !== undefined && !lstatSync(path, { throwIfNoEntry: false })?.isDirectory()) throw error;
       }
     }
   }
@@ -156,10 +159,19 @@ export function queueLockHolder(queueDir: string): number | undefined {
   return holder && processState(holder) !== "gone" ? holder.pid : undefined;
 }
 
+/** A lock file as it was taken: its name, and the file under it then (not a later one under the same name). */
+export type LockFileId = Readonly<{ file: string; dev: number; ino: number }>;
+
+/** Whether the lock file is still there as it was taken: a new owner removes it before it reads the queue. */
+export function lockFileRemains(id: LockFileId): boolean {
+  const stat = lstatSync(id.file, { throwIfNoEntry: false });
+  return stat !== undefined && stat.ino === id.ino && stat.dev === id.dev;
+}
+
 export interface QueueLock {
-  /** The lock file, for its renewals (`renewQueueLock`). */
-  readonly file: string;
-  /** Whether this lock is still the queue's: its file is there and no higher number is. */
+  /** The lock file, for its renewals (`renewQueueLock`) and `lockFileRemains`. */
+  readonly id: LockFileId;
+  /** Whether this lock is still the queue's: its file remains and no higher number is there. */
   isHeld(): boolean;
   release(): void;
 }
@@ -207,14 +219,15 @@ export async function lockQueueDirectory(queueDir: string): Promise<QueueLock> {
       rmSync(lockFile, { force: true });
       continue;
     }
+    const { dev, ino } = lstatSync(lockFile);
+    const id: LockFileId = { file: lockFile, dev, ino };
     removeLeftovers(queueDir, own);
     // Renewed from the moment it is taken (the attestor's sender thread renews it too, for an
     // agent whose own thread is held by its work).
     const renewal = setInterval(() => renewQueueLock(lockFile), LEASE_RENEW_MS).unref();
     return {
-      file: lockFile,
-      isHeld: () =>
-        lstatSync(lockFile, { throwIfNoEntry: false }) !== undefined && highestLock(queueDir) === own,
+      id,
+      isHeld: () => lockFileRemains(id) && highestLock(queueDir) === own,
       release: () => {
         clearInterval(renewal);
         try {

@@ -11,12 +11,12 @@ import type { ResolvedClientSettings } from "../client-config.js";
 import { createClientContext } from "../client-context.js";
 import { BatchSender, type FromSender, type SenderOptions, type ToSender } from "./batch-sender.js";
 import { QueueJournal, type QueueBacklog } from "./queue-journal.js";
-import { LEASE_RENEW_MS, renewQueueLock } from "./queue-lock.js";
+import { LEASE_RENEW_MS, renewQueueLock, type LockFileId } from "./queue-lock.js";
 
 export type SenderSetup = Readonly<{
   journalFd: number;
   /** The queue's lock, renewed from this thread while it runs (queue-lock.ts). */
-  lockFile: string;
+  lock: LockFileId;
   settings: ResolvedClientSettings;
   agentKeyPair: KeyPairSigner["keyPair"];
   operatorKeyPair: KeyPairSigner["keyPair"];
@@ -27,7 +27,7 @@ export type SenderSetup = Readonly<{
 const port = parentPort!;
 const setup = workerData as SenderSetup;
 // Renewed here rather than on the agent's thread, which the agent's own work may hold for long.
-setInterval(() => renewQueueLock(setup.lockFile), LEASE_RENEW_MS).unref();
+setInterval(() => renewQueueLock(setup.lock.file), LEASE_RENEW_MS).unref();
 const report = (message: FromSender): void => port.postMessage(message);
 
 const [agent, operator] = await Promise.all([
@@ -35,7 +35,7 @@ const [agent, operator] = await Promise.all([
   createSignerFromKeyPair(setup.operatorKeyPair),
 ]);
 const context = createClientContext({ ...setup.settings, agentKeypair: agent });
-const journal = QueueJournal.attach(setup.journalFd, setup.options.durability, setup.lockFile);
+const journal = QueueJournal.attach(setup.journalFd, setup.options.durability, setup.lock);
 const sender = new BatchSender(context, operator, setup.options, journal, setup.backlog, report);
 port.on("message", (message: ToSender) => sender.receive(message));
 report({ type: "ready" });
