@@ -126,7 +126,6 @@ function parseJournalLine(text: string): JournalLine | undefined {
   }
 }
 
-/** Replays the file. A torn last line (the process died while writing it) is dropped. */
 /**
  * The queue file's text. An attestor that lost the queue while paused may still cut the file to
  * nothing (it does so only when all it holds is done) in the middle of the read: then it is read again.
@@ -141,6 +140,7 @@ function readWhole(queueFile: string): string {
   return text;
 }
 
+/** Replays the file. A torn last line (the process died while writing it) is dropped. */
 export function readQueueBacklog(queueFile: string): QueueBacklog {
   const text = readWhole(queueFile);
   const lines = text.split("\n");
@@ -222,10 +222,6 @@ export function syncDirectory(dir: string): void {
 }
 
 /**
- * The queue file of a directory, opened for appending. Opening rewrites it with only what is
- * still to do (to a temporary file, then renamed), so it does not grow without end.
- */
-/**
  * The second name `open` gives the queue file before reading it. One left by an open that did not
  * finish is removed (the queue file holds everything); should the queue file be missing, it is
  * the queue file.
@@ -239,6 +235,10 @@ function fenceEarlierWriters(queueFile: string, secondName: string): void {
   if (lstatSync(queueFile, { throwIfNoEntry: false })?.isFile()) linkSync(queueFile, secondName);
 }
 
+/**
+ * The queue file of a directory, opened for appending. Opening rewrites it with only what is
+ * still to do (to a temporary file, then renamed), so it does not grow without end.
+ */
 export class QueueJournal {
   readonly #fd: number;
   readonly #durability: QueueDurability;

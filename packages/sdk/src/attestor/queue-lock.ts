@@ -78,9 +78,9 @@ function readHolder(lockFile: string): ProcessIdentity | undefined | null {
   }
 }
 
-function modifiedAt(lockFile: string): number | undefined {
+function modifiedAt(file: string): number | undefined {
   try {
-    return statSync(lockFile).mtimeMs;
+    return statSync(file).mtimeMs;
   } catch {
     return undefined;
   }
