@@ -1,6 +1,6 @@
 export { CallJournal } from "./call-journal.js";
 export { MessageLines, parseMessages } from "./message-lines.js";
-export { defaultFolders, parseProxyConfig, PROXY_USAGE, type ProxyConfig } from "./proxy-config.js";
+export { parseProxyConfig, proxyFolders, PROXY_USAGE, type ProxyConfig } from "./proxy-config.js";
 export { runProxy, type ProxyStreams, type ServerExit } from "./proxy.js";
 export {
   hashToolCall,

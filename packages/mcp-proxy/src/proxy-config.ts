@@ -26,7 +26,8 @@ Options (environment variable in parentheses):
   --program-id <address>       the ABAS program (ABAS_PROGRAM_ID, default the local ledger's)
   --agent-keypair <file>       the agent's key, signs every batch (ABAS_AGENT_KEYPAIR, default ${DEFAULT_AGENT_KEYPAIR})
   --operator-keypair <file>    pays for batches, registered the agent (ABAS_OPERATOR_KEYPAIR, default ${DEFAULT_OPERATOR_KEYPAIR})
-  --queue-dir <dir>            the attestor's queue (ABAS_QUEUE_DIR, default ~/.abas/mcp-proxy/<agent>/queue-<server>)
+  --queue-dir <dir>            the attestor's queue (ABAS_QUEUE_DIR, default ~/.abas/mcp-proxy/<agent>/queue-<server>,
+                               or queue-<server>-2 and on while another proxy of the server holds it)
   --receipts-dir <dir>         one JSON file per receipt (ABAS_RECEIPTS_DIR, default ~/.abas/mcp-proxy/<agent>/receipts)
   --privacy                    record salted commitments instead of hashes (ABAS_PRIVACY_MODE=true)
   --durability <write|fsync>   write: a recorded call survives kill -9 of the proxy (~0.1 ms);
@@ -164,21 +165,33 @@ export function parseProxyConfig(
   };
 }
 
+/** How many proxies of one server can run at once with the default queue folders. */
+export const QUEUES_PER_SERVER = 16;
+
 /**
- * The default folders: per agent, and a queue per server command, since one attestor at a time
- * owns a queue and a host runs one proxy per configured server.
+ * The proxy's folders: the receipts folder, and the queue folders it may take, in order. Given
+ * `--queue-dir`, that one only. By default, per agent, the folders of the server command:
+ * `queue-<server>`, then `queue-<server>-2` and on, since one attestor at a time owns a queue and
+ * the same server may run behind several proxies at once (configured in two hosts, or a host's two
+ * sessions).
  */
-export function defaultFolders(
+export function proxyFolders(
   agent: string,
   config: ProxyConfig,
-): { queueDir: string; receiptsDir: string } {
+): { queueDirs: string[]; receiptsDir: string } {
   const base = join(homedir(), ".abas", "mcp-proxy", agent);
   const server = createHash("sha256")
     .update(JSON.stringify([config.command, ...config.args]))
     .digest("hex")
     .slice(0, 12);
+  const first = join(base, `queue-${server}`);
   return {
-    queueDir: config.queueDir ?? join(base, `queue-${server}`),
+    queueDirs:
+      config.queueDir !== undefined
+        ? [config.queueDir]
+        : Array.from({ length: QUEUES_PER_SERVER }, (_, index) =>
+            index === 0 ? first : `${first}-${index + 1}`,
+          ),
     receiptsDir: config.receiptsDir ?? join(base, "receipts"),
   };
 }

@@ -4,27 +4,27 @@
  * response reaches the host.
  */
 import { spawn } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import type { Readable, Writable } from "node:stream";
 
 import {
   ABAS_PROGRAM__ACTION_TYPE_NOT_ALLOWED,
+  ABAS_SDK__ATTESTOR_QUEUE_LOCKED,
   ABAS_SDK__MCP_SERVER_NOT_STARTED,
   ABAS_SDK__TOOL_CALL_NOT_RECORDED,
   AbasError,
   getAbasErrorCodeName,
   isAbasError,
 } from "@abas/errors";
-import { canonicalize, hashActionNow, loadKeypair, type BatchItemReceipt } from "@abas/sdk";
-import { Attestor, queuedActionHashes, syncDirectory } from "@abas/sdk/attestor";
+import { canonicalize, hashActionNow, loadKeypair } from "@abas/sdk";
+import { queuedActionHashes, syncDirectory } from "@abas/sdk/attestor";
 
-import { CallJournal } from "./call-journal.js";
 import { arrayElementRanges, MessageLines } from "./message-lines.js";
 import { ledgerAddressForLog } from "./ledger-address.js";
 import { ledgerProblem } from "./ledger-probe.js";
-import { defaultFolders, type ProxyConfig } from "./proxy-config.js";
-import { writeReceiptFile } from "./receipts-folder.js";
+import { proxyFolders, type ProxyConfig } from "./proxy-config.js";
+import { openProxyQueue, type ProxyQueue, type ProxyQueueSettings } from "./proxy-queue.js";
 import { ToolCallTracker, type ToolCallAction } from "./tool-calls.js";
 
 export type ProxyStreams = Readonly<{
@@ -84,29 +84,41 @@ function withNotRecorded(line: Buffer, failures: ReadonlyMap<number, Record<stri
 }
 
 /**
- * Saves a receipt with its call, on the disk before it returns with "fsync" durability (the batch is
- * closed and the call let go after it). When the file cannot be written the error is thrown on: the
- * attestor then leaves the batch open and delivers its receipts again later (or the next start
- * does), and the journal keeps the call until then.
+ * The first of `queueDirs` no other proxy holds: several proxies of one server (the same server in
+ * two hosts) each take a folder of their own. The last folder's refusal is thrown when all are held.
  */
-async function saveReceipt(
-  receiptsDir: string,
-  calls: CallJournal,
-  receipt: BatchItemReceipt,
-  { durability, log }: Readonly<{ durability: ProxyConfig["durability"]; log: (line: string) => void }>,
-): Promise<void> {
-  const call = calls.receiptStarted(receipt.actionHash);
-  let written = false;
-  try {
-    await writeReceiptFile(receiptsDir, { call, receipt }, { flush: durability === "fsync" });
-    written = true;
-  } catch (error) {
-    log(
-      `cannot save the receipt of ${receipt.actionHash}: ${(error as Error).message}; tried again while the proxy runs, and at the next start`,
-    );
-    throw error;
-  } finally {
-    calls.receiptEnded(receipt.actionHash, written);
+async function openFirstFreeQueue(
+  queueDirs: readonly string[],
+  settings: ProxyQueueSettings,
+): Promise<ProxyQueue> {
+  for (const [index, queueDir] of queueDirs.entries()) {
+    try {
+      return await openProxyQueue(queueDir, settings);
+    } catch (error) {
+      if (index === queueDirs.length - 1 || !isAbasError(error, ABAS_SDK__ATTESTOR_QUEUE_LOCKED)) throw error;
+    }
+  }
+  throw new Error("openFirstFreeQueue: no queue folder given");
+}
+
+/**
+ * Sends the calls another proxy of the server left queued in its folder (killed, or stopped while
+ * the ledger did not answer): each such folder no proxy holds is taken, sent, and let go. A folder
+ * held by a running proxy is that proxy's to send.
+ */
+async function sendLeftBehind(queueDirs: readonly string[], settings: ProxyQueueSettings): Promise<void> {
+  for (const queueDir of queueDirs) {
+    try {
+      if (!existsSync(queueDir) || queuedActionHashes(queueDir).size === 0) continue;
+      const queue = await openProxyQueue(queueDir, settings);
+      settings.log(`sending the calls left in ${queueDir}`);
+      await queue.close();
+    } catch (error) {
+      if (isAbasError(error, ABAS_SDK__ATTESTOR_QUEUE_LOCKED)) continue;
+      settings.log(
+        `cannot send the calls left in ${queueDir}: ${describeError(error)}; tried again at the next start`,
+      );
+    }
   }
 }
 
@@ -125,8 +137,7 @@ export async function runProxy(config: ProxyConfig, streams: ProxyStreams): Prom
     loadKeypair(config.agentKeypair, "--agent-keypair (ABAS_AGENT_KEYPAIR)"),
     loadKeypair(config.operatorKeypair, "--operator-keypair (ABAS_OPERATOR_KEYPAIR)"),
   ]);
-  const { queueDir, receiptsDir } = defaultFolders(agent.address, config);
-  mkdirSync(queueDir, { recursive: true, mode: 0o700 });
+  const { queueDirs, receiptsDir } = proxyFolders(agent.address, config);
   const created = mkdirSync(receiptsDir, { recursive: true, mode: 0o700 });
   if (config.durability === "fsync") {
     // The receipts folder (and the folders made for it) must outlive a power loss too: each is
@@ -138,34 +149,9 @@ export async function runProxy(config: ProxyConfig, streams: ProxyStreams): Prom
       if (dir === top || dir === dirname(dir)) break;
     }
   }
-  // The calls journal is opened once the attestor holds the queue's lock; receipts of batches
-  // resumed at open wait for it.
-  let journal!: { opened: (calls: CallJournal) => void; failed: (error: unknown) => void };
-  const opening = new Promise<CallJournal>((opened, failed) => (journal = { opened, failed }));
-  opening.catch(() => {}); // a failed open is thrown below; the receipts waiting for it stay queued
-  const attestor = await Attestor.open({
-    client: {
-      rpcUrl: config.rpcUrl,
-      agentKeypair: agent,
-      ...(config.programId === undefined ? {} : { programId: config.programId }),
-    },
-    operatorKeypair: operator,
-    queueDir,
-    durability: config.durability,
-    maxBatchDelayMs: config.maxBatchDelayMs,
-    // The attestor closes a batch on disk only once its receipts are saved.
-    onReceipt: async (receipt) =>
-      saveReceipt(receiptsDir, await opening, receipt, { durability: config.durability, log }),
-  });
-  let calls: CallJournal;
-  try {
-    calls = new CallJournal(queueDir, config.durability, { queued: queuedActionHashes(queueDir) });
-  } catch (error) {
-    journal.failed(error);
-    await attestor.close();
-    throw error;
-  }
-  journal.opened(calls);
+  const settings = { config, agent, operator, receiptsDir, log };
+  const own = await openFirstFreeQueue(queueDirs, settings);
+  const { queueDir, attestor, calls } = own;
   const ledger = ledgerAddressForLog(config.rpcUrl);
   log(`agent ${agent.address}, ledger ${ledger}, queue ${queueDir}, receipts ${receiptsDir}`);
   void ledgerProblem(config.rpcUrl).then((problem) => {
@@ -175,6 +161,11 @@ export async function runProxy(config: ProxyConfig, streams: ProxyStreams): Prom
       );
     }
   });
+
+  const leftBehind = sendLeftBehind(
+    queueDirs.filter((dir) => dir !== queueDir),
+    settings,
+  );
 
   const tracker = new ToolCallTracker({ warn: log });
   const record = (call: ToolCallAction): void => {
@@ -281,9 +272,9 @@ export async function runProxy(config: ProxyConfig, streams: ProxyStreams): Prom
     streams.onServerExited?.();
     // Every recorded call is on disk already; this sends what is queued and saves the receipts.
     try {
-      await attestor.close();
+      await own.close();
     } finally {
-      calls.close();
+      await leftBehind;
     }
   }
   await forwarded;

@@ -60,11 +60,14 @@ export type ConnectedClient = Readonly<{
 }>;
 
 /** The official MCP client, connected (initialize done) through a process started with `command`. */
-export async function connectClient(command: readonly string[]): Promise<ConnectedClient> {
+export async function connectClient(
+  command: readonly string[],
+  env: Record<string, string> = {},
+): Promise<ConnectedClient> {
   const transport = new StdioClientTransport({
     command: command[0]!,
     args: command.slice(1),
-    env: childEnv(),
+    env: { ...childEnv(), ...env },
     stderr: "pipe",
   });
   let logs = "";

@@ -1,0 +1,161 @@
+/**
+ * One server configured in two hosts (or two sessions of one host) runs behind two proxies at
+ * once. With the default queue folders both start and record every call: each proxy takes a
+ * queue folder of the server's own that no other proxy holds; a queue such a proxy left behind
+ * (killed with calls not sent yet) is sent by the next proxy of that server.
+ */
+import assert from "node:assert/strict";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+
+import { Attestor } from "@abas/sdk/attestor";
+
+import { parseProxyConfig, proxyFolders, QUEUES_PER_SERVER } from "../proxy-config.js";
+import { verifyReceiptFile } from "../receipts-folder.js";
+
+import { startLedgerWithAgent, type LedgerAndAgent } from "./support/ledger-and-agent.js";
+import {
+  connectClient,
+  EVERYTHING_SERVER,
+  proxyCommand,
+  type ConnectedClient,
+} from "./support/proxy-process.js";
+import { waitForReceipts } from "./support/receipts.js";
+import { startProxy } from "./support/run-proxy.js";
+
+const everything = [process.execPath, EVERYTHING_SERVER, "stdio"];
+
+/** The queue folder a proxy names on its first line of stderr. */
+async function queueFolderOf(connected: ConnectedClient): Promise<string> {
+  for (let waited = 0; waited < 30_000; waited += 20) {
+    const match = /, queue (\S+), receipts/.exec(connected.stderr());
+    if (match !== null) return match[1]!;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`the proxy named no queue folder: ${connected.stderr()}`);
+}
+
+describe("abas-mcp-proxy: the same server behind two proxies at once", () => {
+  let setup: LedgerAndAgent;
+  let home: string;
+  let receiptsDir: string;
+  /** The default queue folders (no --queue-dir), under a home of the test's own. */
+  let options: (batchDelayMs: number) => string[];
+
+  before(async () => {
+    setup = await startLedgerWithAgent();
+    home = join(setup.workDir, "home");
+    mkdirSync(home);
+    receiptsDir = join(setup.workDir, "receipts");
+    options = (batchDelayMs) => [
+      "--rpc-url",
+      setup.rpcUrl,
+      "--program-id",
+      setup.programId,
+      "--agent-keypair",
+      setup.agentKeypairFile,
+      "--operator-keypair",
+      setup.operatorKeypairFile,
+      "--receipts-dir",
+      receiptsDir,
+      "--max-batch-delay-ms",
+      String(batchDelayMs),
+    ];
+  });
+  after(async () => {
+    await setup?.stop();
+  });
+
+  it("starts both and gives every call a receipt, each proxy on a queue folder of its own", async () => {
+    // Given two hosts whose configs start the same server through the proxy, with default folders
+    const first = await connectClient(proxyCommand(options(200), everything), { HOME: home });
+    const second = await connectClient(proxyCommand(options(200), everything), { HOME: home });
+    try {
+      // When each host calls a tool
+      await first.client.callTool({ name: "echo", arguments: { message: "from the first host" } });
+      await second.client.callTool({ name: "echo", arguments: { message: "from the second host" } });
+      // Then the two proxies hold two queue folders of that server
+      const firstQueue = await queueFolderOf(first);
+      const secondQueue = await queueFolderOf(second);
+      const base = join(home, ".abas", "mcp-proxy", setup.agentAddress);
+      assert.match(firstQueue, new RegExp(`^${base}/queue-[0-9a-f]{12}$`));
+      assert.equal(secondQueue, `${firstQueue}-2`);
+      // And both calls have receipts that verify against the ledger
+      const receipts = await waitForReceipts(receiptsDir, 2);
+      assert.deepEqual(
+        receipts.map((entry) => (entry.call?.arguments as { message: string }).message).sort(),
+        ["from the first host", "from the second host"],
+      );
+      for (const entry of receipts) await verifyReceiptFile(entry, setup.rpcUrl);
+    } finally {
+      await second.client.close();
+      await first.client.close();
+    }
+  });
+
+  it("sends the calls a killed second proxy left in its queue when the server next starts", async () => {
+    // Given two proxies of the server, whose batches would wait ten minutes
+    const first = await connectClient(proxyCommand(options(600_000), everything), { HOME: home });
+    const second = await connectClient(proxyCommand(options(600_000), everything), { HOME: home });
+    const secondQueue = await queueFolderOf(second);
+    assert.match(secondQueue, /-2$/);
+    // When the second records a call and is killed with SIGKILL before sending it
+    const before = (await waitForReceipts(receiptsDir, 0)).length;
+    await second.client.callTool({ name: "echo", arguments: { message: "left behind" } });
+    process.kill(second.transport.pid!, "SIGKILL");
+    await second.client.close().catch(() => {});
+    // And the first host closes its proxy, and the server is started again by one host
+    await first.client.close();
+    const third = await connectClient(proxyCommand(options(600_000), everything), { HOME: home });
+    try {
+      // Then the new proxy takes the first queue folder and sends the call the killed one left
+      assert.doesNotMatch(await queueFolderOf(third), /-2$/);
+      const receipts = await waitForReceipts(receiptsDir, before + 1, 60_000);
+      const leftBehind = receipts.find(
+        (entry) => (entry.call?.arguments as { message?: string } | undefined)?.message === "left behind",
+      );
+      assert.ok(leftBehind, "no receipt for the call the killed proxy recorded");
+      await verifyReceiptFile(leftBehind, setup.rpcUrl);
+      assert.match(third.stderr(), new RegExp(`sending the calls left in ${secondQueue}`));
+    } finally {
+      await third.client.close();
+    }
+  });
+
+  it("stops, naming the lock, when every queue folder of the server is held: ABAS_SDK__ATTESTOR_QUEUE_LOCKED", async () => {
+    // Given the server's QUEUES_PER_SERVER default queue folders, each held by an attestor of this process
+    const server = [process.execPath, "-e", "setInterval(() => {}, 1000)"];
+    const parsed = parseProxyConfig(["--", ...server], {});
+    assert.ok(!parsed.help);
+    const ownHome = process.env.HOME;
+    process.env.HOME = home; // the proxy's home, which homedir() reads
+    let queueDirs: string[];
+    try {
+      ({ queueDirs } = proxyFolders(setup.agentAddress, parsed.config));
+    } finally {
+      if (ownHome === undefined) delete process.env.HOME;
+      else process.env.HOME = ownHome;
+    }
+    assert.equal(queueDirs.length, QUEUES_PER_SERVER);
+    const holders = await Promise.all(
+      queueDirs.map((queueDir) =>
+        Attestor.open({
+          client: { rpcUrl: setup.rpcUrl, agentKeypair: setup.agentKeypairFile, programId: setup.programId },
+          operatorKeypair: setup.operatorKeypairFile,
+          queueDir,
+        }),
+      ),
+    );
+    try {
+      // When one more proxy of that server starts
+      const run = startProxy(options(200), server, { HOME: home });
+      // Then it stops before starting the server, with the named error and nothing on stdout
+      assert.equal((await run.exited).code, 1);
+      assert.match(run.stderr(), new RegExp(`ABAS_SDK__ATTESTOR_QUEUE_LOCKED: .*${process.pid}`));
+      assert.equal(run.stdout(), "");
+    } finally {
+      await Promise.all(holders.map((holder) => holder.close()));
+    }
+  });
+});

@@ -1,0 +1,103 @@
+/**
+ * A queue folder the proxy holds: the attestor that owns it and the calls journal beside it, each
+ * receipt saved with its call in the receipts folder.
+ */
+import { mkdirSync } from "node:fs";
+
+import type { BatchItemReceipt, loadKeypair } from "@abas/sdk";
+import { Attestor, queuedActionHashes } from "@abas/sdk/attestor";
+
+import { CallJournal } from "./call-journal.js";
+import type { ProxyConfig } from "./proxy-config.js";
+import { writeReceiptFile } from "./receipts-folder.js";
+
+export type ProxyQueue = Readonly<{
+  queueDir: string;
+  attestor: Attestor;
+  calls: CallJournal;
+  /** Sends what is queued, saves the receipts, and lets the folder go. */
+  close: () => Promise<void>;
+}>;
+
+type Keypair = Awaited<ReturnType<typeof loadKeypair>>;
+
+export type ProxyQueueSettings = Readonly<{
+  config: ProxyConfig;
+  agent: Keypair;
+  operator: Keypair;
+  receiptsDir: string;
+  log: (line: string) => void;
+}>;
+
+/**
+ * Saves a receipt with its call, on the disk before it returns with "fsync" durability (the batch is
+ * closed and the call let go after it). When the file cannot be written the error is thrown on: the
+ * attestor then leaves the batch open and delivers its receipts again later (or the next start
+ * does), and the journal keeps the call until then.
+ */
+async function saveReceipt(
+  receiptsDir: string,
+  calls: CallJournal,
+  receipt: BatchItemReceipt,
+  { durability, log }: Readonly<{ durability: ProxyConfig["durability"]; log: (line: string) => void }>,
+): Promise<void> {
+  const call = calls.receiptStarted(receipt.actionHash);
+  let written = false;
+  try {
+    await writeReceiptFile(receiptsDir, { call, receipt }, { flush: durability === "fsync" });
+    written = true;
+  } catch (error) {
+    log(
+      `cannot save the receipt of ${receipt.actionHash}: ${(error as Error).message}; tried again while the proxy runs, and at the next start`,
+    );
+    throw error;
+  } finally {
+    calls.receiptEnded(receipt.actionHash, written);
+  }
+}
+
+/** Takes `queueDir` (made if missing): `ABAS_SDK__ATTESTOR_QUEUE_LOCKED` while another proxy holds it. */
+export async function openProxyQueue(queueDir: string, settings: ProxyQueueSettings): Promise<ProxyQueue> {
+  const { config, log } = settings;
+  mkdirSync(queueDir, { recursive: true, mode: 0o700 });
+  // The calls journal is opened once the attestor holds the queue's lock; receipts of batches
+  // resumed at open wait for it.
+  let journal!: { opened: (calls: CallJournal) => void; failed: (error: unknown) => void };
+  const opening = new Promise<CallJournal>((opened, failed) => (journal = { opened, failed }));
+  opening.catch(() => {}); // a failed open is thrown below; the receipts waiting for it stay queued
+  const attestor = await Attestor.open({
+    client: {
+      rpcUrl: config.rpcUrl,
+      agentKeypair: settings.agent,
+      ...(config.programId === undefined ? {} : { programId: config.programId }),
+    },
+    operatorKeypair: settings.operator,
+    queueDir,
+    durability: config.durability,
+    maxBatchDelayMs: config.maxBatchDelayMs,
+    // The attestor closes a batch on disk only once its receipts are saved.
+    onReceipt: async (receipt) =>
+      saveReceipt(settings.receiptsDir, await opening, receipt, { durability: config.durability, log }),
+  });
+  let calls: CallJournal;
+  try {
+    calls = new CallJournal(queueDir, config.durability, { queued: queuedActionHashes(queueDir) });
+  } catch (error) {
+    journal.failed(error);
+    await attestor.close();
+    throw error;
+  }
+  journal.opened(calls);
+  return {
+    queueDir,
+    attestor,
+    calls,
+    close: async () => {
+      try {
+        await attestor.close();
+      } finally {
+        calls.close();
+      }
+    },
+  };
+}
