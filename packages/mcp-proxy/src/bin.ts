@@ -8,7 +8,8 @@ import { constants } from "node:os";
 import { isAbasError } from "@abas/errors";
 
 import { parseProxyConfig, PROXY_USAGE } from "./proxy-config.js";
-import { describeError, runProxy } from "./proxy.js";
+import { describeError } from "./describe-error.js";
+import { runProxy } from "./proxy.js";
 
 const log = (line: string): void => void process.stderr.write(`abas-mcp-proxy: ${line}\n`);
 

@@ -170,10 +170,11 @@ export const QUEUES_PER_SERVER = 16;
 
 /**
  * The proxy's folders: the receipts folder, and the queue folders it may take, in order. Given
- * `--queue-dir`, that one only. By default, per agent, the folders of the server command:
- * `queue-<server>`, then `queue-<server>-2` and on, since one attestor at a time owns a queue and
- * the same server may run behind several proxies at once (configured in two hosts, or a host's two
- * sessions).
+ * `--queue-dir`, that one only. By default, per agent, the folders of the server command and the
+ * ledger it records on (`--rpc-url`, `--program-id`: a call queued for one ledger is never sent to
+ * another): `queue-<server>`, then `queue-<server>-2` and on, since one attestor at a time owns a
+ * queue and the same server may run behind several proxies at once (configured in two hosts, or a
+ * host's two sessions).
  */
 export function proxyFolders(
   agent: string,
@@ -181,7 +182,7 @@ export function proxyFolders(
 ): { queueDirs: string[]; receiptsDir: string } {
   const base = join(homedir(), ".abas", "mcp-proxy", agent);
   const server = createHash("sha256")
-    .update(JSON.stringify([config.command, ...config.args]))
+    .update(JSON.stringify([config.command, config.args, config.rpcUrl, config.programId ?? null]))
     .digest("hex")
     .slice(0, 12);
   const first = join(base, `queue-${server}`);

@@ -59,7 +59,11 @@ async function saveReceipt(
 /** Takes `queueDir` (made if missing): `ABAS_SDK__ATTESTOR_QUEUE_LOCKED` while another proxy holds it. */
 export async function openProxyQueue(queueDir: string, settings: ProxyQueueSettings): Promise<ProxyQueue> {
   const { config, log } = settings;
-  mkdirSync(queueDir, { recursive: true, mode: 0o700 });
+  try {
+    mkdirSync(queueDir, { recursive: true, mode: 0o700 });
+  } catch {
+    // Attestor.open tries again, and names the failure (ABAS_SDK__ATTESTOR_QUEUE_UNAVAILABLE).
+  }
   // The calls journal is opened once the attestor holds the queue's lock; receipts of batches
   // resumed at open wait for it.
   let journal!: { opened: (calls: CallJournal) => void; failed: (error: unknown) => void };

@@ -4,13 +4,15 @@
  * response reaches the host.
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import type { Readable, Writable } from "node:stream";
 
 import {
   ABAS_PROGRAM__ACTION_TYPE_NOT_ALLOWED,
+  ABAS_SDK__ATTESTOR_QUEUE_CORRUPT,
   ABAS_SDK__ATTESTOR_QUEUE_LOCKED,
+  ABAS_SDK__ATTESTOR_QUEUE_UNAVAILABLE,
   ABAS_SDK__MCP_SERVER_NOT_STARTED,
   ABAS_SDK__TOOL_CALL_NOT_RECORDED,
   AbasError,
@@ -18,8 +20,10 @@ import {
   isAbasError,
 } from "@abas/errors";
 import { canonicalize, hashActionNow, loadKeypair } from "@abas/sdk";
-import { queuedActionHashes, syncDirectory } from "@abas/sdk/attestor";
+import { syncDirectory } from "@abas/sdk/attestor";
 
+import { describeError } from "./describe-error.js";
+import { sendLeftBehind } from "./left-behind.js";
 import { arrayElementRanges, MessageLines } from "./message-lines.js";
 import { ledgerAddressForLog } from "./ledger-address.js";
 import { ledgerProblem } from "./ledger-probe.js";
@@ -83,9 +87,17 @@ function withNotRecorded(line: Buffer, failures: ReadonlyMap<number, Record<stri
   return Buffer.concat(pieces);
 }
 
+/** The failures that concern one queue folder: the proxy takes the next default folder instead. */
+const FOLDER_FAILURES = [
+  ABAS_SDK__ATTESTOR_QUEUE_LOCKED,
+  ABAS_SDK__ATTESTOR_QUEUE_CORRUPT,
+  ABAS_SDK__ATTESTOR_QUEUE_UNAVAILABLE,
+] as const;
+
 /**
- * The first of `queueDirs` no other proxy holds: several proxies of one server (the same server in
- * two hosts) each take a folder of their own. The last folder's refusal is thrown when all are held.
+ * The first of `queueDirs` this proxy can take: several proxies of one server (the same server in
+ * two hosts) each hold a folder of their own, and a folder that cannot be used (damaged, not
+ * writable) is named and passed over. The last folder's failure is thrown.
  */
 async function openFirstFreeQueue(
   queueDirs: readonly string[],
@@ -95,39 +107,13 @@ async function openFirstFreeQueue(
     try {
       return await openProxyQueue(queueDir, settings);
     } catch (error) {
-      if (index === queueDirs.length - 1 || !isAbasError(error, ABAS_SDK__ATTESTOR_QUEUE_LOCKED)) throw error;
+      if (index === queueDirs.length - 1 || !FOLDER_FAILURES.some((code) => isAbasError(error, code)))
+        throw error;
+      if (!isAbasError(error, ABAS_SDK__ATTESTOR_QUEUE_LOCKED))
+        settings.log(`cannot use the queue folder ${queueDir}: ${describeError(error)}; taking the next one`);
     }
   }
   throw new Error("openFirstFreeQueue: no queue folder given");
-}
-
-/**
- * Sends the calls another proxy of the server left queued in its folder (killed, or stopped while
- * the ledger did not answer): each such folder no proxy holds is taken, sent, and let go. A folder
- * held by a running proxy is that proxy's to send.
- */
-async function sendLeftBehind(queueDirs: readonly string[], settings: ProxyQueueSettings): Promise<void> {
-  for (const queueDir of queueDirs) {
-    try {
-      if (!existsSync(queueDir) || queuedActionHashes(queueDir).size === 0) continue;
-      const queue = await openProxyQueue(queueDir, settings);
-      settings.log(`sending the calls left in ${queueDir}`);
-      await queue.close();
-    } catch (error) {
-      if (isAbasError(error, ABAS_SDK__ATTESTOR_QUEUE_LOCKED)) continue;
-      settings.log(
-        `cannot send the calls left in ${queueDir}: ${describeError(error)}; tried again at the next start`,
-      );
-    }
-  }
-}
-
-/** `CODE_NAME: message`, with the cause's own code when it has one (why a batch failed). */
-export function describeError(error: unknown): string {
-  if (!isAbasError(error)) return error instanceof Error ? error.message : String(error);
-  const text = `${getAbasErrorCodeName(error.context.__code)}: ${error.message}`;
-  const cause = (error.context as { cause?: unknown }).cause ?? error.cause;
-  return cause === undefined ? text : `${text} (cause: ${describeError(cause)})`;
 }
 
 export async function runProxy(config: ProxyConfig, streams: ProxyStreams): Promise<ServerExit> {
@@ -271,11 +257,8 @@ export async function runProxy(config: ProxyConfig, streams: ProxyStreams): Prom
   } finally {
     streams.onServerExited?.();
     // Every recorded call is on disk already; this sends what is queued and saves the receipts.
-    try {
-      await own.close();
-    } finally {
-      await leftBehind;
-    }
+    leftBehind.stop();
+    await own.close();
   }
   await forwarded;
   return exit;

@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -19,8 +19,11 @@ import {
   EVERYTHING_SERVER,
   proxyCommand,
   proxyOptions,
+  queueFolderOf,
   TSX_LOADER,
 } from "./support/proxy-process.js";
+import type { ReceiptFileEntry } from "../receipts-folder.js";
+
 import { waitForReceipts } from "./support/receipts.js";
 import {
   descriptorPath,
@@ -36,23 +39,27 @@ import {
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * The queue's lines as the proxy wrote them: for an action's hash, the write of the done line of
- * the batch that holds it (undefined while there is none).
+ * The queue's lines as the proxy wrote them, after the lines the file held before (`before`): for
+ * an action's hash, the write of the done line of the batch that holds it (undefined while there
+ * is none).
  */
 function doneLines(
   calls: readonly Syscall[],
   queueFile: string,
+  before = "",
 ): (actionHash: string) => Syscall | undefined {
   const actions = new Map<number, string>();
   const batches = new Map<number, number[]>();
   const done = new Map<number, Syscall>();
-  for (const call of calls) {
-    if (call.name !== "write" || descriptorPath(call) !== queueFile) continue;
-    for (const line of quotedArguments(call)[0]!.split("\n").filter(Boolean)) {
+  const written = calls
+    .filter((call) => call.name === "write" && descriptorPath(call) === queueFile)
+    .map((call) => ({ call, text: quotedArguments(call)[0]! }));
+  for (const { call, text } of [{ call: undefined, text: before }, ...written]) {
+    for (const line of text.split("\n").filter(Boolean)) {
       const entry = JSON.parse(line) as { a?: number; h?: string; b?: number; ids?: number[]; d?: number };
       if (entry.a !== undefined) actions.set(entry.a, entry.h!);
       if (entry.b !== undefined) batches.set(entry.b, entry.ids!);
-      if (entry.d !== undefined && !done.has(entry.d)) done.set(entry.d, call);
+      if (entry.d !== undefined && call !== undefined && !done.has(entry.d)) done.set(entry.d, call);
     }
   }
   return (actionHash) => {
@@ -61,6 +68,43 @@ function doneLines(
     const batch = [...batches].find(([id, ids]) => ids.includes(action) && done.has(id))?.[0];
     return batch === undefined ? undefined : done.get(batch);
   };
+}
+
+/**
+ * Waits until the batch of each receipt in `entries` is closed in `queueFile` (strace's log at
+ * `trace`; `before`: what the file held when the trace started), then checks that each receipt file was flushed under its temporary name, renamed, and
+ * its folder flushed, all before that done line was written.
+ */
+async function assertFlushedBeforeDone(
+  trace: string,
+  queueFile: string,
+  receiptsDir: string,
+  entries: readonly ReceiptFileEntry[],
+  before = "",
+): Promise<void> {
+  let calls: Syscall[] = [];
+  let doneLineOf = doneLines(calls, queueFile, before);
+  const closed = () => entries.every((entry) => doneLineOf(entry.receipt.actionHash) !== undefined);
+  for (let attempt = 0; attempt < 600 && (calls.length === 0 || !closed()); attempt++) {
+    await sleep(100);
+    calls = readSyscalls(trace);
+    doneLineOf = doneLines(calls, queueFile, before);
+  }
+  assert.ok(closed(), "every receipt's batch has its done line");
+  for (const entry of entries) {
+    const doneLine = doneLineOf(entry.receipt.actionHash)!;
+    const rename = calls.find((call) => isRename(call) && quotedArguments(call)[1] === entry.file);
+    assert.ok(rename, `${entry.file} was renamed into place`);
+    const aside = quotedArguments(rename)[0];
+    const fileFlush = calls.find((call) => isFlush(call) && descriptorPath(call) === aside);
+    assert.ok(fileFlush, `${aside} was flushed`);
+    assert.ok(fileFlush.end <= rename.start, "the file is flushed before it is renamed");
+    const folderFlush = calls.find(
+      (call) => isFlush(call) && descriptorPath(call) === receiptsDir && call.start >= rename.end,
+    );
+    assert.ok(folderFlush, `the receipts folder was flushed after ${entry.file} was renamed`);
+    assert.ok(folderFlush.end <= doneLine.start, "the folder is flushed before the batch's done line");
+  }
 }
 
 describe("receipt files with --durability fsync", { skip: straceSkipReason() }, () => {
@@ -91,35 +135,41 @@ describe("receipt files with --durability fsync", { skip: straceSkipReason() }, 
       for (const message of ["one", "two", "three"])
         await client.callTool({ name: "echo", arguments: { message } });
       const entries = await waitForReceipts(dirs.receiptsDir, 3);
-      // ...and each one's batch is closed in the queue
-      let calls: Syscall[] = [];
-      let doneLineOf = doneLines(calls, queueFile);
-      const closed = () => entries.every((entry) => doneLineOf(entry.receipt.actionHash) !== undefined);
-      for (let attempt = 0; attempt < 600 && (calls.length === 0 || !closed()); attempt++) {
-        await sleep(100);
-        calls = readSyscalls(trace);
-        doneLineOf = doneLines(calls, queueFile);
-      }
-      assert.ok(closed(), "every receipt's batch has its done line");
-
       // Then each file was flushed under its temporary name, renamed, and its folder flushed, all
       // before the done line of its batch was written
-      for (const entry of entries) {
-        const doneLine = doneLineOf(entry.receipt.actionHash)!;
-        const rename = calls.find((call) => isRename(call) && quotedArguments(call)[1] === entry.file);
-        assert.ok(rename, `${entry.file} was renamed into place`);
-        const aside = quotedArguments(rename)[0];
-        const fileFlush = calls.find((call) => isFlush(call) && descriptorPath(call) === aside);
-        assert.ok(fileFlush, `${aside} was flushed`);
-        assert.ok(fileFlush.end <= rename.start, "the file is flushed before it is renamed");
-        const folderFlush = calls.find(
-          (call) => isFlush(call) && descriptorPath(call) === dirs.receiptsDir && call.start >= rename.end,
-        );
-        assert.ok(folderFlush, `the receipts folder was flushed after ${entry.file} was renamed`);
-        assert.ok(folderFlush.end <= doneLine.start, "the folder is flushed before the batch's done line");
-      }
+      await assertFlushedBeforeDone(trace, queueFile, dirs.receiptsDir, entries);
     } finally {
       await client.close();
+    }
+  });
+
+  it("flushes the receipt files of calls another proxy left, whatever its own durability", async () => {
+    // Given a call recorded by the second of two proxies of one server (default queue folders),
+    // killed with SIGKILL before sending it, and the first proxy closed
+    const workDir = realpathSync(setup.workDir);
+    const env = { HOME: join(workDir, "home") };
+    const receiptsDir = join(workDir, "left-receipts");
+    const options = proxyOptions(setup, { receiptsDir }, ["--max-batch-delay-ms", "600000"]);
+    const everything = [process.execPath, EVERYTHING_SERVER, "stdio"];
+    const first = await connectClient(proxyCommand(options, everything), env);
+    const second = await connectClient(proxyCommand(options, everything), env);
+    const secondQueue = await queueFolderOf(second);
+    assert.match(secondQueue, /-2$/);
+    await second.client.callTool({ name: "echo", arguments: { message: "left" } });
+    process.kill(second.transport.pid!, "SIGKILL");
+    await second.client.close().catch(() => {});
+    await first.client.close();
+    const queueFile = join(secondQueue, "queue.jsonl");
+    const recorded = readFileSync(queueFile, "utf8");
+    // When a proxy with the default durability ("write") starts, its system calls traced
+    const trace = join(workDir, "taker.strace");
+    const taker = await connectClient(straceCommand(trace, proxyCommand(options, everything)), env);
+    try {
+      // Then it sends the call, and its receipt file reaches the disk before the batch is closed
+      const entries = await waitForReceipts(receiptsDir, 1);
+      await assertFlushedBeforeDone(trace, queueFile, receiptsDir, entries, recorded);
+    } finally {
+      await taker.client.close();
     }
   });
 

@@ -5,11 +5,13 @@
  * (killed with calls not sent yet) is sent by the next proxy of that server.
  */
 import assert from "node:assert/strict";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 
-import { Attestor } from "@abas/sdk/attestor";
+import { Attestor, queuedActionHashes } from "@abas/sdk/attestor";
+
+import { LEFT_BEHIND_RETRY_MS } from "../left-behind.js";
 
 import { parseProxyConfig, proxyFolders, QUEUES_PER_SERVER } from "../proxy-config.js";
 import { verifyReceiptFile } from "../receipts-folder.js";
@@ -19,21 +21,31 @@ import {
   connectClient,
   EVERYTHING_SERVER,
   proxyCommand,
-  type ConnectedClient,
+  proxyOptions,
+  queueFolderOf,
 } from "./support/proxy-process.js";
 import { waitForReceipts } from "./support/receipts.js";
 import { startProxy } from "./support/run-proxy.js";
 
 const everything = [process.execPath, EVERYTHING_SERVER, "stdio"];
 
-/** The queue folder a proxy names on its first line of stderr. */
-async function queueFolderOf(connected: ConnectedClient): Promise<string> {
-  for (let waited = 0; waited < 30_000; waited += 20) {
-    const match = /, queue (\S+), receipts/.exec(connected.stderr());
-    if (match !== null) return match[1]!;
-    await new Promise((resolve) => setTimeout(resolve, 20));
+/** The default queue folders of a proxy started with `proxyArgs` and `server` under `home`. */
+function defaultQueueFolders(
+  agent: string,
+  home: string,
+  proxyArgs: readonly string[],
+  server: readonly string[],
+): string[] {
+  const parsed = parseProxyConfig([...proxyArgs, "--", ...server], {});
+  assert.ok(!parsed.help);
+  const ownHome = process.env.HOME;
+  process.env.HOME = home; // the proxy's home, which homedir() reads
+  try {
+    return proxyFolders(agent, parsed.config).queueDirs;
+  } finally {
+    if (ownHome === undefined) delete process.env.HOME;
+    else process.env.HOME = ownHome;
   }
-  throw new Error(`the proxy named no queue folder: ${connected.stderr()}`);
 }
 
 describe("abas-mcp-proxy: the same server behind two proxies at once", () => {
@@ -48,20 +60,8 @@ describe("abas-mcp-proxy: the same server behind two proxies at once", () => {
     home = join(setup.workDir, "home");
     mkdirSync(home);
     receiptsDir = join(setup.workDir, "receipts");
-    options = (batchDelayMs) => [
-      "--rpc-url",
-      setup.rpcUrl,
-      "--program-id",
-      setup.programId,
-      "--agent-keypair",
-      setup.agentKeypairFile,
-      "--operator-keypair",
-      setup.operatorKeypairFile,
-      "--receipts-dir",
-      receiptsDir,
-      "--max-batch-delay-ms",
-      String(batchDelayMs),
-    ];
+    options = (batchDelayMs) =>
+      proxyOptions(setup, { receiptsDir }, ["--max-batch-delay-ms", String(batchDelayMs)]);
   });
   after(async () => {
     await setup?.stop();
@@ -126,17 +126,7 @@ describe("abas-mcp-proxy: the same server behind two proxies at once", () => {
   it("stops, naming the lock, when every queue folder of the server is held: ABAS_SDK__ATTESTOR_QUEUE_LOCKED", async () => {
     // Given the server's QUEUES_PER_SERVER default queue folders, each held by an attestor of this process
     const server = [process.execPath, "-e", "setInterval(() => {}, 1000)"];
-    const parsed = parseProxyConfig(["--", ...server], {});
-    assert.ok(!parsed.help);
-    const ownHome = process.env.HOME;
-    process.env.HOME = home; // the proxy's home, which homedir() reads
-    let queueDirs: string[];
-    try {
-      ({ queueDirs } = proxyFolders(setup.agentAddress, parsed.config));
-    } finally {
-      if (ownHome === undefined) delete process.env.HOME;
-      else process.env.HOME = ownHome;
-    }
+    const queueDirs = defaultQueueFolders(setup.agentAddress, home, options(200), server);
     assert.equal(queueDirs.length, QUEUES_PER_SERVER);
     const holders = await Promise.all(
       queueDirs.map((queueDir) =>
@@ -157,5 +147,84 @@ describe("abas-mcp-proxy: the same server behind two proxies at once", () => {
     } finally {
       await Promise.all(holders.map((holder) => holder.close()));
     }
+  });
+
+  it("keeps the queue folders of different ledgers apart: a call queued for one is never sent to another", () => {
+    const server = ["mcp-server"];
+    const local = defaultQueueFolders("Agent1", home, [], server);
+    assert.notDeepEqual(
+      defaultQueueFolders("Agent1", home, ["--rpc-url", "https://ledger.example"], server),
+      local,
+    );
+    assert.notDeepEqual(
+      defaultQueueFolders("Agent1", home, ["--program-id", setup.programId], server),
+      local,
+    );
+    assert.deepEqual(defaultQueueFolders("Agent1", home, ["--durability", "fsync"], server), local);
+    assert.notDeepEqual(defaultQueueFolders("Agent1", home, [], ["mcp-server", "--other"]), local);
+  });
+
+  it("sends, while it runs, the calls another proxy of the server left when it was killed", async () => {
+    // Given two proxies of the server: the first sends every 200 ms, the second would wait ten minutes
+    const first = await connectClient(proxyCommand(options(200), everything), { HOME: home });
+    const second = await connectClient(proxyCommand(options(600_000), everything), { HOME: home });
+    try {
+      const secondQueue = await queueFolderOf(second);
+      const before = (await waitForReceipts(receiptsDir, 0)).length;
+      // When the second records a call and is killed with SIGKILL (a host's session that crashed)
+      await second.client.callTool({ name: "echo", arguments: { message: "from a crashed session" } });
+      process.kill(second.transport.pid!, "SIGKILL");
+      await second.client.close().catch(() => {});
+      // Then the first, still running, sends that call at its next look at the other folders
+      const receipts = await waitForReceipts(receiptsDir, before + 1, LEFT_BEHIND_RETRY_MS + 30_000);
+      const sent = receipts.find(
+        (entry) =>
+          (entry.call?.arguments as { message?: string } | undefined)?.message === "from a crashed session",
+      );
+      assert.ok(sent, "no receipt for the call of the killed proxy");
+      await verifyReceiptFile(sent, setup.rpcUrl);
+      assert.match(first.stderr(), new RegExp(`sending the calls left in ${secondQueue}`));
+    } finally {
+      await first.client.close();
+    }
+  });
+
+  it("passes over a damaged queue folder, naming it, and takes the next", async () => {
+    // Given the server's first default queue folder with a queue file that is not JSON lines
+    const server = [process.execPath, "--no-warnings", EVERYTHING_SERVER, "stdio"];
+    const [damaged, next] = defaultQueueFolders(setup.agentAddress, home, options(200), server);
+    mkdirSync(damaged!, { recursive: true });
+    writeFileSync(join(damaged!, "queue.jsonl"), "not a queue line\n");
+    // When a proxy of that server starts
+    const proxy = await connectClient(proxyCommand(options(200), server), { HOME: home });
+    try {
+      // Then it runs on the next folder and names the damaged one with its error
+      assert.equal(await queueFolderOf(proxy), next);
+      assert.match(
+        proxy.stderr(),
+        new RegExp(`cannot use the queue folder ${damaged}: ABAS_SDK__ATTESTOR_QUEUE_CORRUPT`),
+      );
+      await proxy.client.callTool({ name: "echo", arguments: { message: "beside a damaged folder" } });
+    } finally {
+      await proxy.client.close();
+    }
+    assert.equal(readFileSync(join(damaged!, "queue.jsonl"), "utf8"), "not a queue line\n");
+  });
+
+  it("leaves the other folders alone while the ledger does not answer, and shuts down without them", async () => {
+    // Given two proxies of the server whose ledger does not answer (nothing listens at its address)
+    const down = [...options(200), "--rpc-url", "http://127.0.0.1:9"];
+    const first = await connectClient(proxyCommand(down, everything), { HOME: home });
+    const second = await connectClient(proxyCommand(down, everything), { HOME: home });
+    const secondQueue = await queueFolderOf(second);
+    // When the second records a call and is killed, and the first keeps running, then is closed
+    await second.client.callTool({ name: "echo", arguments: { message: "while the ledger is down" } });
+    process.kill(second.transport.pid!, "SIGKILL");
+    await second.client.close().catch(() => {});
+    await new Promise((resolve) => setTimeout(resolve, LEFT_BEHIND_RETRY_MS + 5_000));
+    await first.client.close();
+    // Then the first never took the folder the second left, which still holds the call
+    assert.doesNotMatch(first.stderr(), /sending the calls left in/);
+    assert.equal(queuedActionHashes(secondQueue).size, 1);
   });
 });

@@ -22,10 +22,10 @@ export function proxyCommand(proxyArgs: readonly string[], server: readonly stri
   return [process.execPath, "--import", TSX_LOADER, PROXY_BIN, ...proxyArgs, "--", ...server];
 }
 
-/** The proxy options of a test: its ledger, agent, and folders. */
+/** The proxy options of a test: its ledger, agent, and folders (the default queue folders without `queueDir`). */
 export function proxyOptions(
   setup: LedgerAndAgent,
-  folders: { queueDir: string; receiptsDir: string },
+  folders: { queueDir?: string; receiptsDir: string },
   extra: readonly string[] = [],
 ): string[] {
   return [
@@ -37,8 +37,7 @@ export function proxyOptions(
     setup.agentKeypairFile,
     "--operator-keypair",
     setup.operatorKeypairFile,
-    "--queue-dir",
-    folders.queueDir,
+    ...(folders.queueDir === undefined ? [] : ["--queue-dir", folders.queueDir]),
     "--receipts-dir",
     folders.receiptsDir,
     "--max-batch-delay-ms",
@@ -75,4 +74,14 @@ export async function connectClient(
   const client = new Client({ name: "abas-proxy-test", version: "1.0.0" });
   await client.connect(transport);
   return { client, transport, stderr: () => logs };
+}
+
+/** The queue folder a proxy names on its first line of stderr. */
+export async function queueFolderOf(connected: ConnectedClient): Promise<string> {
+  for (let waited = 0; waited < 30_000; waited += 20) {
+    const match = /, queue (\S+), receipts/.exec(connected.stderr());
+    if (match !== null) return match[1]!;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`the proxy named no queue folder: ${connected.stderr()}`);
 }
