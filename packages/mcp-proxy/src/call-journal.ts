@@ -25,6 +25,8 @@ import type { ToolCallAction } from "./tool-calls.js";
 
 type CallLine = { actionHash: string; call: ToolCallAction };
 
+export const CALLS_FILE_NAME = "calls.jsonl";
+
 /** The size under which the file is never rewritten. */
 const DEFAULT_REWRITE_BYTES = 1 << 20;
 
@@ -64,7 +66,7 @@ export class CallJournal {
   #saving = 0;
 
   constructor(queueDir: string, durability: "write" | "fsync", options: CallJournalOptions) {
-    this.#path = join(queueDir, "calls.jsonl");
+    this.#path = join(queueDir, CALLS_FILE_NAME);
     this.#fsync = durability === "fsync";
     this.#rewriteBytes = options.rewriteBytes ?? DEFAULT_REWRITE_BYTES;
     const text = existsSync(this.#path) ? readFileSync(this.#path, "utf8") : "";

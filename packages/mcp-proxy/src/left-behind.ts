@@ -1,51 +1,41 @@
 /**
- * The calls other proxies of the same server and ledger left queued in their folders (killed, or
- * stopped while the ledger did not answer), sent by a running proxy: at its start and every
- * LEFT_BEHIND_RETRY_MS after, while the ledger answers, each such folder that no proxy holds is
- * taken, sent, and let go. A folder a running proxy holds is that proxy's to send.
+ * The calls other proxies of the same server, ledger and receipts folder left queued in their
+ * folders (killed, or stopped while the ledger did not answer), sent by a running proxy. At its
+ * start and every LEFT_BEHIND_SCAN_MS after, a folder whose queue file is not empty and whose lock
+ * names no running process (both read without reading the queue) is taken, sent, and let go, once
+ * the ledger answers. A folder a running proxy holds is that proxy's to send. A folder whose calls
+ * could not all be sent is tried again later and later (up to LEFT_BEHIND_MAX_RETRY_MS apart), and
+ * the same problem is logged once.
  */
-import { existsSync } from "node:fs";
+import { statSync } from "node:fs";
+import { join } from "node:path";
 
-import { ABAS_SDK__ATTESTOR_QUEUE_LOCKED, isAbasError } from "@abas/errors";
-import { queuedActionHashes } from "@abas/sdk/attestor";
+import { ABAS_SDK__ATTESTOR_QUEUE_LOCKED, getAbasErrorCodeName, isAbasError } from "@abas/errors";
+import { QUEUE_FILE_NAME, queuedActionHashes, queueLockHolder } from "@abas/sdk/attestor";
 
 import { describeError } from "./describe-error.js";
 import { ledgerProblem } from "./ledger-probe.js";
 import { openProxyQueue, type ProxyQueueSettings } from "./proxy-queue.js";
 
-export const LEFT_BEHIND_RETRY_MS = 10_000;
+export const LEFT_BEHIND_SCAN_MS = 10_000;
+export const LEFT_BEHIND_MAX_RETRY_MS = 10 * 60_000;
 
-/**
- * Takes `queueDir` if it holds calls and no proxy holds it, sends them, and lets it go. `problems`
- * holds the last problem logged for each folder: the same one is not logged again at every pass.
- */
-async function sendFolder(
-  queueDir: string,
-  settings: ProxyQueueSettings,
-  problems: Map<string, string>,
-): Promise<void> {
-  const problem = (line: string): void => {
-    if (problems.get(queueDir) === line) return;
-    problems.set(queueDir, line);
-    settings.log(line);
-  };
-  const retry = `tried again in ${LEFT_BEHIND_RETRY_MS / 1000} s`;
+/** Whether `queueDir` may hold calls that no running proxy sends, judged without reading its queue. */
+function mayNeedSending(queueDir: string): boolean {
   try {
-    if (!existsSync(queueDir) || queuedActionHashes(queueDir).size === 0) return;
-    // Flushed as "fsync" does whatever this proxy's setting: the calls may have been recorded so.
-    const queue = await openProxyQueue(queueDir, {
-      ...settings,
-      config: { ...settings.config, durability: "fsync" },
-    });
-    settings.log(`sending the calls left in ${queueDir}`);
-    problems.delete(queueDir);
-    await queue.close();
-    const unsent = queuedActionHashes(queueDir).size;
-    if (unsent > 0) problem(`${unsent} of the calls left in ${queueDir} are not sent yet: ${retry}`);
-  } catch (error) {
-    if (isAbasError(error, ABAS_SDK__ATTESTOR_QUEUE_LOCKED)) return;
-    problem(`cannot send the calls left in ${queueDir}: ${describeError(error)}; ${retry}`);
+    const queueFile = statSync(join(queueDir, QUEUE_FILE_NAME), { throwIfNoEntry: false });
+    return queueFile !== undefined && queueFile.size > 0 && queueLockHolder(queueDir) === undefined;
+  } catch {
+    return true; // unreadable: taking it names the problem
   }
+}
+
+type FolderState = { failures: number; retryAt: number; problem?: string };
+
+/** Why a send failed, for telling the same problem from a new one (not its message, which may name a random file). */
+function problemKind(error: unknown): string {
+  if (isAbasError(error)) return getAbasErrorCodeName(error.context.__code);
+  return (error as NodeJS.ErrnoException).code ?? String(error);
 }
 
 /**
@@ -59,17 +49,57 @@ export function sendLeftBehind(
 ): { stop: () => void } {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
-  const problems = new Map<string, string>();
+  const folders = new Map<string, FolderState>();
+
+  /** Counts a failed try of `queueDir`, logging `line` unless its kind was the last one logged. */
+  const failed = (queueDir: string, kind: string, line: (retrySeconds: number) => string): void => {
+    const state = folders.get(queueDir) ?? { failures: 0, retryAt: 0 };
+    const retryMs = Math.min(LEFT_BEHIND_SCAN_MS * 2 ** state.failures, LEFT_BEHIND_MAX_RETRY_MS);
+    if (state.problem !== kind) settings.log(line(retryMs / 1000));
+    folders.set(queueDir, { failures: state.failures + 1, retryAt: Date.now() + retryMs, problem: kind });
+  };
+
+  const send = async (queueDir: string): Promise<void> => {
+    try {
+      // Flushed as "fsync" does whatever this proxy's setting: the calls may have been recorded so.
+      const queue = await openProxyQueue(queueDir, {
+        ...settings,
+        config: { ...settings.config, durability: "fsync" },
+      });
+      if (folders.get(queueDir) === undefined) settings.log(`sending the calls left in ${queueDir}`);
+      await queue.close();
+      const unsent = queuedActionHashes(queueDir).size;
+      if (unsent === 0) folders.delete(queueDir);
+      else
+        failed(
+          queueDir,
+          "unsent",
+          (seconds) =>
+            `${unsent} of the calls left in ${queueDir} are not on the ledger yet: tried again in ${seconds} s, then less often`,
+        );
+    } catch (error) {
+      if (isAbasError(error, ABAS_SDK__ATTESTOR_QUEUE_LOCKED)) return; // another proxy took it
+      failed(
+        queueDir,
+        problemKind(error),
+        (seconds) =>
+          `cannot send the calls left in ${queueDir}: ${describeError(error)}; tried again in ${seconds} s, then less often`,
+      );
+    }
+  };
+
   const pass = async (): Promise<void> => {
-    if ((await ledgerProblem(settings.config.rpcUrl)) !== undefined) return;
-    for (const queueDir of queueDirs) {
+    const now = Date.now();
+    const due = queueDirs.filter((dir) => (folders.get(dir)?.retryAt ?? 0) <= now && mayNeedSending(dir));
+    if (due.length === 0 || (await ledgerProblem(settings.config.rpcUrl)) !== undefined) return;
+    for (const queueDir of due) {
       if (stopped) return;
-      await sendFolder(queueDir, settings, problems);
+      await send(queueDir);
     }
   };
   const loop = (): void => {
     void pass().finally(() => {
-      if (!stopped) timer = setTimeout(loop, LEFT_BEHIND_RETRY_MS).unref();
+      if (!stopped) timer = setTimeout(loop, LEFT_BEHIND_SCAN_MS).unref();
     });
   };
   loop();

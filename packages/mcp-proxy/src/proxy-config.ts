@@ -27,7 +27,7 @@ Options (environment variable in parentheses):
   --agent-keypair <file>       the agent's key, signs every batch (ABAS_AGENT_KEYPAIR, default ${DEFAULT_AGENT_KEYPAIR})
   --operator-keypair <file>    pays for batches, registered the agent (ABAS_OPERATOR_KEYPAIR, default ${DEFAULT_OPERATOR_KEYPAIR})
   --queue-dir <dir>            the attestor's queue (ABAS_QUEUE_DIR, default ~/.abas/mcp-proxy/<agent>/queue-<server>,
-                               or queue-<server>-2 and on while another proxy of the server holds it)
+                               or queue-<server>-2 and on while other proxies of the server hold those)
   --receipts-dir <dir>         one JSON file per receipt (ABAS_RECEIPTS_DIR, default ~/.abas/mcp-proxy/<agent>/receipts)
   --privacy                    record salted commitments instead of hashes (ABAS_PRIVACY_MODE=true)
   --durability <write|fsync>   write: a recorded call survives kill -9 of the proxy (~0.1 ms);
@@ -170,19 +170,23 @@ export const QUEUES_PER_SERVER = 16;
 
 /**
  * The proxy's folders: the receipts folder, and the queue folders it may take, in order. Given
- * `--queue-dir`, that one only. By default, per agent, the folders of the server command and the
- * ledger it records on (`--rpc-url`, `--program-id`: a call queued for one ledger is never sent to
- * another): `queue-<server>`, then `queue-<server>-2` and on, since one attestor at a time owns a
- * queue and the same server may run behind several proxies at once (configured in two hosts, or a
- * host's two sessions).
+ * `--queue-dir`, that one only. By default, per agent, the folders of the server command, of the
+ * ledger it records on (`--rpc-url`, `--program-id`) and of the receipts folder: a call queued by
+ * one proxy and sent by another goes to the ledger and the receipts folder it was recorded for.
+ * `queue-<server>`, then `queue-<server>-2` and on, since one attestor at a time owns a queue and
+ * the same server may run behind several proxies at once (configured in two hosts, or a host's two
+ * sessions).
  */
 export function proxyFolders(
   agent: string,
   config: ProxyConfig,
 ): { queueDirs: string[]; receiptsDir: string } {
   const base = join(homedir(), ".abas", "mcp-proxy", agent);
+  const receiptsDir = config.receiptsDir ?? join(base, "receipts");
   const server = createHash("sha256")
-    .update(JSON.stringify([config.command, config.args, config.rpcUrl, config.programId ?? null]))
+    .update(
+      JSON.stringify([config.command, config.args, config.rpcUrl, config.programId ?? null, receiptsDir]),
+    )
     .digest("hex")
     .slice(0, 12);
   const first = join(base, `queue-${server}`);
@@ -193,6 +197,6 @@ export function proxyFolders(
         : Array.from({ length: QUEUES_PER_SERVER }, (_, index) =>
             index === 0 ? first : `${first}-${index + 1}`,
           ),
-    receiptsDir: config.receiptsDir ?? join(base, "receipts"),
+    receiptsDir,
   };
 }

@@ -2,12 +2,15 @@
  * A queue folder the proxy holds: the attestor that owns it and the calls journal beside it, each
  * receipt saved with its call in the receipts folder.
  */
-import { mkdirSync } from "node:fs";
+import { lstatSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+
+import { ABAS_SDK__ATTESTOR_QUEUE_UNAVAILABLE, AbasError } from "@abas/errors";
 
 import type { BatchItemReceipt, loadKeypair } from "@abas/sdk";
 import { Attestor, queuedActionHashes } from "@abas/sdk/attestor";
 
-import { CallJournal } from "./call-journal.js";
+import { CALLS_FILE_NAME, CallJournal } from "./call-journal.js";
 import type { ProxyConfig } from "./proxy-config.js";
 import { writeReceiptFile } from "./receipts-folder.js";
 
@@ -56,13 +59,31 @@ async function saveReceipt(
   }
 }
 
-/** Takes `queueDir` (made if missing): `ABAS_SDK__ATTESTOR_QUEUE_LOCKED` while another proxy holds it. */
+/** A calls journal that cannot be used makes its queue folder unusable to the proxy. */
+function callsJournalFailure(queueDir: string, error: unknown): AbasError {
+  const code = (error as NodeJS.ErrnoException).code;
+  return new AbasError(ABAS_SDK__ATTESTOR_QUEUE_UNAVAILABLE, {
+    queueDir,
+    reason: `its ${CALLS_FILE_NAME} cannot be used${code === undefined ? "" : ` (${code})`}: ${(error as Error).message}`,
+    cause: error,
+  });
+}
+
+/**
+ * Takes `queueDir` (made if missing): `ABAS_SDK__ATTESTOR_QUEUE_LOCKED` while another proxy holds
+ * it, `ABAS_SDK__ATTESTOR_QUEUE_UNAVAILABLE` or `_CORRUPT` when it cannot be used.
+ */
 export async function openProxyQueue(queueDir: string, settings: ProxyQueueSettings): Promise<ProxyQueue> {
   const { config, log } = settings;
   try {
     mkdirSync(queueDir, { recursive: true, mode: 0o700 });
   } catch {
     // Attestor.open tries again, and names the failure (ABAS_SDK__ATTESTOR_QUEUE_UNAVAILABLE).
+  }
+  // Checked before the attestor resumes the queue, whose receipts could not be saved without it.
+  const callsFile = lstatSync(join(queueDir, CALLS_FILE_NAME), { throwIfNoEntry: false });
+  if (callsFile !== undefined && !callsFile.isFile()) {
+    throw callsJournalFailure(queueDir, new Error(`${CALLS_FILE_NAME} is not a file`));
   }
   // The calls journal is opened once the attestor holds the queue's lock; receipts of batches
   // resumed at open wait for it.
@@ -89,7 +110,7 @@ export async function openProxyQueue(queueDir: string, settings: ProxyQueueSetti
   } catch (error) {
     journal.failed(error);
     await attestor.close();
-    throw error;
+    throw callsJournalFailure(queueDir, error);
   }
   journal.opened(calls);
   return {

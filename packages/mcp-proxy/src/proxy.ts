@@ -29,6 +29,7 @@ import { ledgerAddressForLog } from "./ledger-address.js";
 import { ledgerProblem } from "./ledger-probe.js";
 import { proxyFolders, type ProxyConfig } from "./proxy-config.js";
 import { openProxyQueue, type ProxyQueue, type ProxyQueueSettings } from "./proxy-queue.js";
+import { removeAbandonedAsideFiles } from "./receipts-folder.js";
 import { ToolCallTracker, type ToolCallAction } from "./tool-calls.js";
 
 export type ProxyStreams = Readonly<{
@@ -135,6 +136,7 @@ export async function runProxy(config: ProxyConfig, streams: ProxyStreams): Prom
       if (dir === top || dir === dirname(dir)) break;
     }
   }
+  removeAbandonedAsideFiles(receiptsDir);
   const settings = { config, agent, operator, receiptsDir, log };
   const own = await openFirstFreeQueue(queueDirs, settings);
   const { queueDir, attestor, calls } = own;

@@ -6,7 +6,7 @@
  * file, and never a file that has the call with one that has not. With `flush`, the file and its
  * entry in the folder are on the disk when the write returns.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { mkdir, open, rename, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 
@@ -134,6 +134,29 @@ export async function writeReceiptFile(
   await rename(aside, path);
   if (flush) await flushFolder(folder);
   return path;
+}
+
+/** A receipt's file under its temporary name, as `writeReceiptFile` writes it before the rename. */
+const ASIDE_NAME = /^[0-9a-f]{64}\.json\.\d+\.\d+\.tmp$/;
+/** A write takes milliseconds: a temporary file this old belongs to a write cut off by the end of its process. */
+const ABANDONED_ASIDE_MS = 60_000;
+
+/**
+ * Removes the temporary files of receipts whose writing was cut off (a proxy stopped or killed
+ * during it): each holds a whole call, and the receipt is written again whole by the proxy that
+ * sends its batch next. Returns how many it removed.
+ */
+export function removeAbandonedAsideFiles(folder: string, now = Date.now()): number {
+  let removed = 0;
+  for (const name of readdirSync(folder)) {
+    if (!ASIDE_NAME.test(name)) continue;
+    const path = join(folder, name);
+    const stat = lstatSync(path, { throwIfNoEntry: false });
+    if (stat?.isFile() !== true || now - stat.mtimeMs < ABANDONED_ASIDE_MS) continue;
+    rmSync(path, { force: true });
+    removed += 1;
+  }
+  return removed;
 }
 
 /** The fields of a batch item's receipt that a listing sorts and shows by, and what each must hold. */

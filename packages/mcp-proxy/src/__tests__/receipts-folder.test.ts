@@ -1,13 +1,13 @@
 /** Writing a receipts folder: files only the owner reads, in a folder made on first use. */
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 
 import type { BatchItemReceipt } from "@abas/sdk";
 
-import { FolderFlusher, writeReceiptFile } from "../receipts-folder.js";
+import { FolderFlusher, removeAbandonedAsideFiles, writeReceiptFile } from "../receipts-folder.js";
 
 describe("writeReceiptFile", () => {
   const work = mkdtempSync(join(tmpdir(), "abas-receipts-folder-"));
@@ -96,5 +96,34 @@ describe("FolderFlusher", () => {
     await assert.rejects(flusher.flush(), /EIO/);
     await flusher.flush();
     assert.equal(calls, 2);
+  });
+});
+
+describe("removeAbandonedAsideFiles", () => {
+  it("removes the temporary files of receipts older than a minute, and nothing else", () => {
+    // Given a receipts folder with a receipt, temporary files of receipts written 2 minutes ago
+    // and just now, and a file of the user's with a temporary-looking name
+    const folder = mkdtempSync(join(tmpdir(), "abas-receipts-aside-"));
+    try {
+      const hash = "ab".repeat(32);
+      const files = {
+        receipt: `${hash}.json`,
+        abandoned: `${hash}.json.4242.1.tmp`,
+        writing: `${hash}.json.4242.2.tmp`,
+        other: "notes.json.1.1.tmp",
+      };
+      for (const name of Object.values(files)) writeFileSync(join(folder, name), "{}");
+      const now = Date.now();
+      const twoMinutesAgo = new Date(now - 120_000);
+      for (const name of [files.abandoned, files.other])
+        utimesSync(join(folder, name), twoMinutesAgo, twoMinutesAgo);
+      // When the abandoned ones are removed
+      const removed = removeAbandonedAsideFiles(folder, now);
+      // Then only the receipt's temporary file of 2 minutes ago is gone
+      assert.equal(removed, 1);
+      assert.deepEqual(readdirSync(folder).sort(), [files.receipt, files.writing, files.other].sort());
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });

@@ -11,7 +11,7 @@ import { after, before, describe, it } from "node:test";
 
 import { Attestor, queuedActionHashes } from "@abas/sdk/attestor";
 
-import { LEFT_BEHIND_RETRY_MS } from "../left-behind.js";
+import { LEFT_BEHIND_SCAN_MS } from "../left-behind.js";
 
 import { parseProxyConfig, proxyFolders, QUEUES_PER_SERVER } from "../proxy-config.js";
 import { verifyReceiptFile } from "../receipts-folder.js";
@@ -149,7 +149,7 @@ describe("abas-mcp-proxy: the same server behind two proxies at once", () => {
     }
   });
 
-  it("keeps the queue folders of different ledgers apart: a call queued for one is never sent to another", () => {
+  it("keeps the queue folders of different ledgers and receipts folders apart: a queued call goes where it was recorded for", () => {
     const server = ["mcp-server"];
     const local = defaultQueueFolders("Agent1", home, [], server);
     assert.notDeepEqual(
@@ -160,6 +160,7 @@ describe("abas-mcp-proxy: the same server behind two proxies at once", () => {
       defaultQueueFolders("Agent1", home, ["--program-id", setup.programId], server),
       local,
     );
+    assert.notDeepEqual(defaultQueueFolders("Agent1", home, ["--receipts-dir", "/elsewhere"], server), local);
     assert.deepEqual(defaultQueueFolders("Agent1", home, ["--durability", "fsync"], server), local);
     assert.notDeepEqual(defaultQueueFolders("Agent1", home, [], ["mcp-server", "--other"]), local);
   });
@@ -176,7 +177,7 @@ describe("abas-mcp-proxy: the same server behind two proxies at once", () => {
       process.kill(second.transport.pid!, "SIGKILL");
       await second.client.close().catch(() => {});
       // Then the first, still running, sends that call at its next look at the other folders
-      const receipts = await waitForReceipts(receiptsDir, before + 1, LEFT_BEHIND_RETRY_MS + 30_000);
+      const receipts = await waitForReceipts(receiptsDir, before + 1, LEFT_BEHIND_SCAN_MS + 30_000);
       const sent = receipts.find(
         (entry) =>
           (entry.call?.arguments as { message?: string } | undefined)?.message === "from a crashed session",
@@ -189,22 +190,43 @@ describe("abas-mcp-proxy: the same server behind two proxies at once", () => {
     }
   });
 
-  it("passes over a damaged queue folder, naming it, and takes the next", async () => {
-    // Given the server's first default queue folder with a queue file that is not JSON lines
+  it("passes over damaged queue folders, naming each once, and takes the next", async () => {
+    // Given the server's first default queue folder with a queue file that is not JSON lines, and
+    // its second with a queued call but a folder where its calls journal should be
     const server = [process.execPath, "--no-warnings", EVERYTHING_SERVER, "stdio"];
-    const [damaged, next] = defaultQueueFolders(setup.agentAddress, home, options(200), server);
+    const [damaged, noJournal, next] = defaultQueueFolders(setup.agentAddress, home, options(200), server);
     mkdirSync(damaged!, { recursive: true });
     writeFileSync(join(damaged!, "queue.jsonl"), "not a queue line\n");
-    // When a proxy of that server starts
+    mkdirSync(join(noJournal!, "calls.jsonl"), { recursive: true });
+    writeFileSync(
+      join(noJournal!, "queue.jsonl"),
+      `${JSON.stringify({ a: 1, h: "ab".repeat(32), t: 1, p: 0 })}\n`,
+    );
+    // When a proxy of that server starts and runs for two looks at the other folders
     const proxy = await connectClient(proxyCommand(options(200), server), { HOME: home });
     try {
-      // Then it runs on the next folder and names the damaged one with its error
+      // Then it runs on the third folder, naming the first two with their errors
       assert.equal(await queueFolderOf(proxy), next);
       assert.match(
         proxy.stderr(),
         new RegExp(`cannot use the queue folder ${damaged}: ABAS_SDK__ATTESTOR_QUEUE_CORRUPT`),
       );
-      await proxy.client.callTool({ name: "echo", arguments: { message: "beside a damaged folder" } });
+      assert.match(
+        proxy.stderr(),
+        new RegExp(
+          `cannot use the queue folder ${noJournal}: ABAS_SDK__ATTESTOR_QUEUE_UNAVAILABLE: .*calls\\.jsonl`,
+        ),
+      );
+      await proxy.client.callTool({ name: "echo", arguments: { message: "beside damaged folders" } });
+      await new Promise((resolve) => setTimeout(resolve, LEFT_BEHIND_SCAN_MS * 2 + 5_000));
+      // And its tries to send what they hold name each once, however often they are repeated
+      for (const folder of [damaged!, noJournal!]) {
+        const lines = proxy
+          .stderr()
+          .split("\n")
+          .filter((line) => line.includes(`cannot send the calls left in ${folder}:`));
+        assert.equal(lines.length, 1, `${folder}: ${lines.join(" / ")}`);
+      }
     } finally {
       await proxy.client.close();
     }
@@ -221,7 +243,7 @@ describe("abas-mcp-proxy: the same server behind two proxies at once", () => {
     await second.client.callTool({ name: "echo", arguments: { message: "while the ledger is down" } });
     process.kill(second.transport.pid!, "SIGKILL");
     await second.client.close().catch(() => {});
-    await new Promise((resolve) => setTimeout(resolve, LEFT_BEHIND_RETRY_MS + 5_000));
+    await new Promise((resolve) => setTimeout(resolve, LEFT_BEHIND_SCAN_MS + 5_000));
     await first.client.close();
     // Then the first never took the folder the second left, which still holds the call
     assert.doesNotMatch(first.stderr(), /sending the calls left in/);
