@@ -1,8 +1,9 @@
 /**
  * One server configured in two hosts (or two sessions of one host) runs behind two proxies at
  * once. With the default queue folders both start and record every call: each proxy takes a
- * queue folder of the server's own that no other proxy holds; a queue such a proxy left behind
- * (killed with calls not sent yet) is sent by the next proxy of that server.
+ * queue folder of the server's own (and its ledger's and receipts folder's) that no other proxy
+ * holds; a queue such a proxy left behind (killed with calls not sent yet) is sent by a proxy of
+ * that server that runs or starts later.
  */
 import assert from "node:assert/strict";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -12,7 +13,6 @@ import { after, before, describe, it } from "node:test";
 import { Attestor, queuedActionHashes } from "@abas/sdk/attestor";
 
 import { LEFT_BEHIND_SCAN_MS } from "../left-behind.js";
-
 import { parseProxyConfig, proxyFolders, QUEUES_PER_SERVER } from "../proxy-config.js";
 import { verifyReceiptFile } from "../receipts-folder.js";
 
