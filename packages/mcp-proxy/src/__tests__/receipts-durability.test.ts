@@ -20,6 +20,7 @@ import {
   proxyCommand,
   proxyOptions,
   queueFolderOf,
+  recordThenKill,
   TSX_LOADER,
 } from "./support/proxy-process.js";
 import type { ReceiptFileEntry } from "../receipts-folder.js";
@@ -155,9 +156,7 @@ describe("receipt files with --durability fsync", { skip: straceSkipReason() }, 
     const second = await connectClient(proxyCommand(options, everything), env);
     const secondQueue = await queueFolderOf(second);
     assert.match(secondQueue, /-2$/);
-    await second.client.callTool({ name: "echo", arguments: { message: "left" } });
-    process.kill(second.transport.pid!, "SIGKILL");
-    await second.client.close().catch(() => {});
+    await recordThenKill(second, "left");
     await first.client.close();
     const queueFile = join(secondQueue, "queue.jsonl");
     const recorded = readFileSync(queueFile, "utf8");

@@ -23,6 +23,7 @@ import {
   proxyCommand,
   proxyOptions,
   queueFolderOf,
+  recordThenKill,
 } from "./support/proxy-process.js";
 import { waitForReceipts } from "./support/receipts.js";
 import { startProxy } from "./support/run-proxy.js";
@@ -67,6 +68,16 @@ describe("abas-mcp-proxy: the same server behind two proxies at once", () => {
     await setup?.stop();
   });
 
+  /** Waits until the receipts folder holds `count` receipts, then checks the echo call with `message` against the ledger. */
+  async function verifiedReceiptOf(message: string, count: number, timeoutMs: number): Promise<void> {
+    const receipts = await waitForReceipts(receiptsDir, count, timeoutMs);
+    const entry = receipts.find(
+      (candidate) => (candidate.call?.arguments as { message?: string } | undefined)?.message === message,
+    );
+    assert.ok(entry, `no receipt for the call "${message}" of the killed proxy`);
+    await verifyReceiptFile(entry, setup.rpcUrl);
+  }
+
   it("starts both and gives every call a receipt, each proxy on a queue folder of its own", async () => {
     // Given two hosts whose configs start the same server through the proxy, with default folders
     const first = await connectClient(proxyCommand(options(200), everything), { HOME: home });
@@ -102,21 +113,14 @@ describe("abas-mcp-proxy: the same server behind two proxies at once", () => {
     assert.match(secondQueue, /-2$/);
     // When the second records a call and is killed with SIGKILL before sending it
     const before = (await waitForReceipts(receiptsDir, 0)).length;
-    await second.client.callTool({ name: "echo", arguments: { message: "left behind" } });
-    process.kill(second.transport.pid!, "SIGKILL");
-    await second.client.close().catch(() => {});
+    await recordThenKill(second, "left behind");
     // And the first host closes its proxy, and the server is started again by one host
     await first.client.close();
     const third = await connectClient(proxyCommand(options(600_000), everything), { HOME: home });
     try {
       // Then the new proxy takes the first queue folder and sends the call the killed one left
       assert.doesNotMatch(await queueFolderOf(third), /-2$/);
-      const receipts = await waitForReceipts(receiptsDir, before + 1, 60_000);
-      const leftBehind = receipts.find(
-        (entry) => (entry.call?.arguments as { message?: string } | undefined)?.message === "left behind",
-      );
-      assert.ok(leftBehind, "no receipt for the call the killed proxy recorded");
-      await verifyReceiptFile(leftBehind, setup.rpcUrl);
+      await verifiedReceiptOf("left behind", before + 1, 60_000);
       assert.match(third.stderr(), new RegExp(`sending the calls left in ${secondQueue}`));
     } finally {
       await third.client.close();
@@ -173,17 +177,9 @@ describe("abas-mcp-proxy: the same server behind two proxies at once", () => {
       const secondQueue = await queueFolderOf(second);
       const before = (await waitForReceipts(receiptsDir, 0)).length;
       // When the second records a call and is killed with SIGKILL (a host's session that crashed)
-      await second.client.callTool({ name: "echo", arguments: { message: "from a crashed session" } });
-      process.kill(second.transport.pid!, "SIGKILL");
-      await second.client.close().catch(() => {});
+      await recordThenKill(second, "from a crashed session");
       // Then the first, still running, sends that call at its next look at the other folders
-      const receipts = await waitForReceipts(receiptsDir, before + 1, LEFT_BEHIND_SCAN_MS + 30_000);
-      const sent = receipts.find(
-        (entry) =>
-          (entry.call?.arguments as { message?: string } | undefined)?.message === "from a crashed session",
-      );
-      assert.ok(sent, "no receipt for the call of the killed proxy");
-      await verifyReceiptFile(sent, setup.rpcUrl);
+      await verifiedReceiptOf("from a crashed session", before + 1, LEFT_BEHIND_SCAN_MS + 30_000);
       assert.match(first.stderr(), new RegExp(`sending the calls left in ${secondQueue}`));
     } finally {
       await first.client.close();
@@ -240,9 +236,7 @@ describe("abas-mcp-proxy: the same server behind two proxies at once", () => {
     const second = await connectClient(proxyCommand(down, everything), { HOME: home });
     const secondQueue = await queueFolderOf(second);
     // When the second records a call and is killed, and the first keeps running, then is closed
-    await second.client.callTool({ name: "echo", arguments: { message: "while the ledger is down" } });
-    process.kill(second.transport.pid!, "SIGKILL");
-    await second.client.close().catch(() => {});
+    await recordThenKill(second, "while the ledger is down");
     await new Promise((resolve) => setTimeout(resolve, LEFT_BEHIND_SCAN_MS + 5_000));
     await first.client.close();
     // Then the first never took the folder the second left, which still holds the call

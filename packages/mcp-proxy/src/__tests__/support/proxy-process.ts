@@ -85,3 +85,10 @@ export async function queueFolderOf(connected: ConnectedClient): Promise<string>
   }
   throw new Error(`the proxy named no queue folder: ${connected.stderr()}`);
 }
+
+/** The proxy records an echo call with `message`, then is killed with SIGKILL before sending it. */
+export async function recordThenKill(proxy: ConnectedClient, message: string): Promise<void> {
+  await proxy.client.callTool({ name: "echo", arguments: { message } });
+  process.kill(proxy.transport.pid!, "SIGKILL");
+  await proxy.client.close().catch(() => {});
+}
