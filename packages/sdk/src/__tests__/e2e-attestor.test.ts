@@ -44,7 +44,6 @@ import { ActionType } from "@abas/program-client";
 import { Attestor, type AttestorOptions } from "../attestor/index.js";
 import { QUEUE_FILE_NAME } from "../attestor/queue-journal.js";
 import { queueLockHolder } from "../attestor/queue-lock.js";
-import { SENDER_NICE_STEPS } from "../attestor/thread-priority.js";
 import { pidNamespaceSkip, spawnScriptInNewPidNamespace } from "./support/pid-namespace.js";
 import { AttestationClient } from "../client.js";
 import type { BatchItemReceipt } from "../receipts.js";
@@ -56,20 +55,6 @@ import { fullDisk } from "./support/full-disk.js";
 import { captureThreads, SENDER_THREAD_FAULTS } from "./support/sender-thread-faults.js";
 
 const ACTION_TYPES = ["Transaction", "ToolCall", "Decision", "ModelInvocation"] as const;
-
-/** The nice value of each thread of this process by its id (Linux: field 19 of /proc/self/task/<id>/stat). */
-function threadNiceValues(): Map<number, number> {
-  const values = new Map<number, number>();
-  for (const thread of fs.readdirSync("/proc/self/task")) {
-    try {
-      const stat = readFileSync(`/proc/self/task/${thread}/stat`, "utf8");
-      values.set(Number(thread), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]));
-    } catch {
-      // the thread ended meanwhile
-    }
-  }
-  return values;
-}
 
 describe("Attestor on the local ledger", () => {
   let ledger: TestLedger;
@@ -586,22 +571,6 @@ describe("Attestor on the local ledger", () => {
       await proxy.close();
     }
   });
-
-  it(
-    "runs its sender thread below the thread that opened it, so a record back from the disk gets a core first",
-    { skip: process.platform === "linux" ? false : "thread nice values are Linux's" },
-    async () => {
-      const lowered = Math.min(19, threadNiceValues().get(process.pid)! + SENDER_NICE_STEPS);
-      const loweredThreads = () => [...threadNiceValues().values()].filter((nice) => nice === lowered).length;
-      const before = loweredThreads();
-      const attestor = await Attestor.open(options(newQueueDir()));
-      try {
-        assert.equal(loweredThreads(), before + 1);
-      } finally {
-        await attestor.close();
-      }
-    },
-  );
 
   it("lets one attestor at a time own a queue: ABAS_SDK__ATTESTOR_QUEUE_LOCKED", async () => {
     const queueDir = newQueueDir();

@@ -1,8 +1,7 @@
 /**
  * The entry of the attestor's sender thread (a `worker_threads` Worker): rebuilds the client from
  * the settings and key pairs it is given (CryptoKeys cross threads; their private keys stay
- * non-extractable) and runs a `BatchSender` on the queue file the attestor opened, below the
- * agent's threads in priority (thread-priority.ts).
+ * non-extractable) and runs a `BatchSender` on the queue file the attestor opened.
  */
 import { parentPort, workerData } from "node:worker_threads";
 
@@ -13,7 +12,6 @@ import { createClientContext } from "../client-context.js";
 import { BatchSender, type FromSender, type SenderOptions, type ToSender } from "./batch-sender.js";
 import { QueueJournal, type QueueBacklog } from "./queue-journal.js";
 import { LEASE_RENEW_MS, renewQueueLock, type LockFileId } from "./queue-lock.js";
-import { lowerThisThreadPriority, SENDER_NICE_STEPS } from "./thread-priority.js";
 
 export type SenderSetup = Readonly<{
   journalFd: number;
@@ -26,7 +24,6 @@ export type SenderSetup = Readonly<{
   backlog: QueueBacklog;
 }>;
 
-lowerThisThreadPriority(SENDER_NICE_STEPS);
 const port = parentPort!;
 const setup = workerData as SenderSetup;
 // Renewed here rather than on the agent's thread, which the agent's own work may hold for long.
