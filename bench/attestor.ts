@@ -9,6 +9,9 @@
  *
  *   npm run bench:attestor            (BENCH_KILLS=20, BENCH_SECONDS=10 by default)
  *   BENCH_RENDER_ONLY=1 npm run bench:attestor   (the docs section again, from the recorded figures)
+ *   BENCH_OTHERS_IDLE=1 npm run bench:attestor   (a diagnosis: the hot path only, with every other
+ *     thread of the agent's process and of the ledger at SCHED_IDLE (idle-threads.ts); printed,
+ *     not recorded)
  */
 import { spawn } from "node:child_process";
 import fs, { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -24,6 +27,7 @@ import { format, resolveConfig } from "prettier";
 
 import { timeAppendFlushes } from "./disk-flush.js";
 import { docsSectionEnd, docsSectionStart, withDocsSection } from "./docs-sections.js";
+import { keepOtherThreadsIdle } from "./idle-threads.js";
 import { runPaced } from "./paced.js";
 import { startCpuClock } from "./process-cpu.js";
 import { killAttestorUnderLoad } from "../packages/sdk/src/__tests__/support/kill-attestor-under-load.js";
@@ -43,6 +47,7 @@ const DOCS_FILE = join(ROOT, "docs", "performance.md");
 const RATE_PER_SECOND = 1000;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const KILLS = Number(process.env.BENCH_KILLS ?? 20);
+const OTHERS_IDLE = process.env.BENCH_OTHERS_IDLE === "1";
 const COST_ACTIONS = 1000;
 const DRAIN_ACTIONS = 3000;
 const FLUSHES = 1000;
@@ -551,6 +556,14 @@ async function main(): Promise<void> {
   const ledger = await startTestLedger();
   try {
     const agent = await registeredAgent(ledger);
+    if (OTHERS_IDLE) {
+      const stop = keepOtherThreadsIdle(process.pid, [process.pid, ledger.pid]);
+      console.log("every other thread of this process and of the ledger at SCHED_IDLE; nothing is recorded");
+      for (const durability of ["fsync", "write"] as const)
+        console.log(await measureHotPath(ledger, agent, durability));
+      stop();
+      return;
+    }
     const hotPath: HotPathResult[] = [];
     for (const durability of ["fsync", "write"] as const) {
       hotPath.push(await measureHotPath(ledger, agent, durability));
