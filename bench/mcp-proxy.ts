@@ -7,6 +7,8 @@
  *
  *   npm run bench:mcp-proxy            (BENCH_CALLS=2000 per client by default)
  *   BENCH_RENDER_ONLY=1 npm run bench:mcp-proxy   (the docs section again, from the recorded figures)
+ *   BENCH_OTHERS_IDLE=1 npm run bench:mcp-proxy   (a diagnosis: every thread but the main ones, and
+ *     the ledger wholly, at SCHED_IDLE (idle-threads.ts); printed, not recorded)
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, loadavg } from "node:os";
@@ -17,6 +19,7 @@ import { fileURLToPath } from "node:url";
 import { format, resolveConfig } from "prettier";
 
 import { docsSectionEnd, docsSectionStart, withDocsSection } from "./docs-sections.js";
+import { keepOtherThreadsIdle } from "./idle-threads.js";
 import { startLedgerWithAgent } from "../packages/mcp-proxy/src/__tests__/support/ledger-and-agent.js";
 import {
   connectClient,
@@ -33,6 +36,7 @@ const RESULTS_FILE = join(ROOT, "bench", "results", "mcp-proxy.json");
 const DOCS_FILE = join(ROOT, "docs", "performance.md");
 const CALLS = Number(process.env.BENCH_CALLS ?? 2000);
 const WARM_UP = 100;
+const OTHERS_IDLE = process.env.BENCH_OTHERS_IDLE === "1";
 
 const BARE_PIPE = `const child = require("node:child_process").spawn(process.argv[1], process.argv.slice(2), { stdio: ["pipe", "pipe", "inherit"] });
 process.stdin.pipe(child.stdin); child.stdout.pipe(process.stdout); child.on("exit", (code) => process.exit(code ?? 1));`;
@@ -146,12 +150,20 @@ async function main(): Promise<void> {
         samples: [],
       });
     }
+    const stopIdling = OTHERS_IDLE ? keepOtherThreadsIdle([setup.ledger.pid]) : undefined;
     for (let call = 0; call < WARM_UP; call++) for (const route of routes) await echo(route, call);
     for (let call = 0; call < CALLS; call++) {
       for (const route of routes) route.samples.push(await echo(route, WARM_UP + call));
     }
+    stopIdling?.();
     const results = routes.map(summary);
     console.table(results);
+    if (OTHERS_IDLE) {
+      console.log(
+        "every thread but the main ones, and the ledger wholly, at SCHED_IDLE; nothing is recorded",
+      );
+      return;
+    }
     const receipts: Record<string, number> = {};
     for (const route of routes) {
       if (route.receiptsDir === undefined) continue;
