@@ -8,7 +8,9 @@
  * Threads and processes started later are caught by a scan every 100 ms.
  */
 import { spawnSync } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
+
+import { procStatFields } from "./process-cpu.js";
 
 const SCAN_MS = 100;
 
@@ -17,12 +19,8 @@ function parents(): Map<number, number> {
   const parentOf = new Map<number, number>();
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      parentOf.set(Number(entry), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
-    } catch {
-      // ended meanwhile
-    }
+    const fields = procStatFields(Number(entry));
+    if (fields !== undefined) parentOf.set(Number(entry), Number(fields[1])); // else ended meanwhile
   }
   return parentOf;
 }
@@ -61,6 +59,6 @@ export function keepOtherThreadsIdle(wholly: readonly number[]): () => void {
     }
   };
   scan();
-  const timer = setInterval(scan, SCAN_MS);
+  const timer = setInterval(scan, SCAN_MS).unref(); // never what keeps a bench that failed running
   return () => clearInterval(timer);
 }
