@@ -24,7 +24,7 @@ import { AttestationClient, generateSecretKey } from "@abas/sdk";
 import { Attestor, type QueueDurability } from "@abas/sdk/attestor";
 import { format, resolveConfig } from "prettier";
 
-import { timeAppendFlushes } from "./disk-flush.js";
+import { timeAppendFlushes, timeTimerLateness } from "./disk-flush.js";
 import { docsSectionEnd, docsSectionStart, withDocsSection } from "./docs-sections.js";
 import { keepOtherThreadsIdle } from "./idle-threads.js";
 import { runPaced } from "./paced.js";
@@ -319,6 +319,9 @@ async function measureDrain(ledger: TestLedger, agent: Agent) {
   };
 }
 
+/** About as long as a flush takes: the sleeps compared with the flushes under busy cores. */
+const TIMER_SLEEP_MS = 0.15;
+
 const QUEUE_LINE = Buffer.from(`${JSON.stringify({ a: 1, h: "ab".repeat(32), t: 1, p: 0 })}\n`);
 
 /** Appends of a queue-sized line, each flushed (fdatasync): FLUSHES back to back, or as the hot path does. */
@@ -342,6 +345,7 @@ async function measureDiskFlush() {
   try {
     await new Promise((resolve) => setTimeout(resolve, 200));
     const busy = await timeFlushes();
+    const timerLateness = timeTimerLateness(FLUSHES, TIMER_SLEEP_MS);
     return {
       flushes: FLUSHES,
       ...alone,
@@ -351,6 +355,9 @@ async function measureDiskFlush() {
       busyCores: spinners.length,
       busyP50Ms: busy.p50Ms,
       busyP99Ms: busy.p99Ms,
+      busyTimerSleepMs: TIMER_SLEEP_MS,
+      busyTimerLateP50Ms: round3(percentile(timerLateness, 50)),
+      busyTimerLateP99Ms: round3(percentile(timerLateness, 99)),
     };
   } finally {
     for (const spinner of spinners) spinner.kill("SIGKILL");
@@ -478,7 +485,16 @@ function docsSection(results: {
                     "it over the goal on this machine, as the flushes inside `record` show while the agent's process " +
                     "and the ledger share its cores. `fsync` meets the goal only where a flush under the agent's " +
                     "load stays under 1 ms at p99."
-                  : "busy cores alone do not slow a flush past the goal on this machine.")),
+                  : "busy cores alone do not slow a flush past the goal on this machine.") +
+                (results.diskFlush.busyTimerLateP99Ms === undefined
+                  ? ""
+                  : ` Under the same spinning processes, a thread that sleeps ${results.diskFlush.busyTimerSleepMs} ms ` +
+                    `at a time until a timer (\`Atomics.wait\`) runs again p50 ${results.diskFlush.busyTimerLateP50Ms} ms, ` +
+                    `p99 ${results.diskFlush.busyTimerLateP99Ms} ms late (${number(results.diskFlush.flushes)} sleeps)` +
+                    (results.diskFlush.busyTimerLateP99Ms * 2 < results.diskFlush.busyP99Ms
+                      ? ": a thread woken by its timer gets a busy core back sooner than one woken by its flush " +
+                        "(see below)."
+                      : ": no sooner than a thread woken by its flush."))),
         ]),
     ...results.hotPath
       .filter((row) => row.probeFlushP99Ms !== undefined)

@@ -1,7 +1,8 @@
 /**
  * The disk's own flush, the floor of every durable write here: `samples` appends of `record` to a
  * fresh file in the temporary directory, each flushed with fdatasync, back to back or at
- * `perSecond`. The times in ms, sorted.
+ * `perSecond`. The times in ms, sorted. And, to compare with a flush's wait, how late a thread
+ * that slept for a timer runs again.
  */
 import { closeSync, fdatasyncSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -31,4 +32,16 @@ export async function timeAppendFlushes(
     rmSync(dir, { recursive: true, force: true });
   }
   return times.sort((a, b) => a - b);
+}
+
+/** `samples` sleeps of `sleepMs` back to back, each until a timer (Atomics.wait): how late each ended, in ms, sorted. */
+export function timeTimerLateness(samples: number, sleepMs: number): number[] {
+  const cell = new Int32Array(new SharedArrayBuffer(4));
+  const lateness: number[] = [];
+  for (let sample = 0; sample < samples; sample += 1) {
+    const started = performance.now();
+    Atomics.wait(cell, 0, 0, sleepMs);
+    lateness.push(performance.now() - started - sleepMs);
+  }
+  return lateness.sort((a, b) => a - b);
 }

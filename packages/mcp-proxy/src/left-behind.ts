@@ -10,8 +10,9 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
 
+import { directoryLockHolder } from "@abas/dir-lock";
 import { ABAS_SDK__ATTESTOR_QUEUE_LOCKED, getAbasErrorCodeName, isAbasError } from "@abas/errors";
-import { QUEUE_FILE_NAME, queuedActionHashes, queueLockHolder } from "@abas/sdk/attestor";
+import { QUEUE_FILE_NAME, queuedActionHashes } from "@abas/sdk/attestor";
 
 import { describeError } from "./describe-error.js";
 import { ledgerProblem } from "./ledger-probe.js";
@@ -24,7 +25,7 @@ export const LEFT_BEHIND_MAX_RETRY_MS = 10 * 60_000;
 function mayNeedSending(queueDir: string): boolean {
   try {
     const queueFile = statSync(join(queueDir, QUEUE_FILE_NAME), { throwIfNoEntry: false });
-    return queueFile !== undefined && queueFile.size > 0 && queueLockHolder(queueDir) === undefined;
+    return queueFile !== undefined && queueFile.size > 0 && directoryLockHolder(queueDir) === undefined;
   } catch {
     return true; // unreadable: taking it names the problem
   }

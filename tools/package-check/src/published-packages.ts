@@ -14,6 +14,7 @@ export const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 
 /** Every published package, in dependency order. */
 export const PUBLISHED_PACKAGES = [
+  "@abas/dir-lock",
   "@abas/errors",
   "@abas/api-contract",
   "@abas/program-client",

@@ -15,6 +15,7 @@
 import { hostname } from "node:os";
 
 import type { DatabaseHandle, Dialect } from "@abas/db";
+import { isProcessAlive } from "@abas/dir-lock";
 import { sql, type RawBuilder } from "kysely";
 
 import type { IndexerDatabase } from "../indexer-database.js";
@@ -30,16 +31,6 @@ function databaseNow(dialect: Dialect): RawBuilder<number> {
   return dialect === "postgres"
     ? sql<number>`(extract(epoch from clock_timestamp()) * 1000)::bigint`
     : sql<number>`cast((julianday('now') - 2440587.5) * 86400000 as integer)`;
-}
-
-function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 export type LeaseRowOptions = Readonly<{

@@ -18,7 +18,8 @@ const modeOf = (path: string): number => statSync(path).mode & 0o777;
 
 function everyFile(paths: ReturnType<typeof dataDirPaths>): string[] {
   const snapshots = readdirSync(paths.snapshots).map((name) => join(paths.snapshots, name));
-  return [paths.genesis, paths.faucetKeypair, paths.eventLog, paths.lock, ...snapshots];
+  const locks = readdirSync(paths.lock).map((name) => join(paths.lock, name));
+  return [paths.genesis, paths.faucetKeypair, paths.eventLog, ...locks, ...snapshots];
 }
 
 test("the ledger's files are readable by their owner only, even under a permissive umask", async () => {
@@ -33,6 +34,7 @@ test("the ledger's files are readable by their owner only, even under a permissi
     // Then the directories are 0700 and every file, the faucet's secret key first, is 0600
     assert.equal(modeOf(paths.root).toString(8), "700");
     assert.equal(modeOf(paths.snapshots).toString(8), "700");
+    assert.equal(modeOf(paths.lock).toString(8), "700");
     for (const file of everyFile(paths)) assert.equal(modeOf(file).toString(8), "600", file);
     opened.close();
   } finally {

@@ -160,7 +160,7 @@ test("a power loss while 16 clients have sends in flight keeps every transaction
     const copied = dataDirPaths(afterPowerLoss.path);
     truncateSync(copied.eventLog, synced);
     // The process that held the lock is gone with the power.
-    rmSync(copied.lock);
+    rmSync(copied.lock, { recursive: true });
     traffic.stop();
     await traffic.done;
     await ledger.stop();

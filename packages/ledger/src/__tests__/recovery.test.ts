@@ -36,6 +36,8 @@ import { failingFdatasync } from "./support/failing-fdatasync.js";
 import { temporaryDataDir } from "./support/ledger-under-test.js";
 
 async function open(dataDir: string, snapshotEvery = 1_000_000): Promise<OpenedLedger> {
+  // A ledger of these tests left open stands for a process that died: its lock goes with it.
+  rmSync(dataDirPaths(dataDir).lock, { recursive: true, force: true });
   return await openLedger(resolveLedgerConfig({ dataDir, snapshotEvery, slotMs: 50 }), silentLogger);
 }
 

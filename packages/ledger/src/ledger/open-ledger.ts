@@ -247,7 +247,7 @@ export async function openLedger(config: LedgerConfig, logger: Logger): Promise<
   const started = performance.now();
   const paths = dataDirPaths(config.dataDir);
   ensureDataDir(paths);
-  const unlock = lockDataDir(paths);
+  const unlock = await lockDataDir(paths);
   try {
     if (config.reset) {
       logger.info("resetting the ledger", { dataDir: paths.root });

@@ -6,12 +6,14 @@
  *   faucet-keypair.json    the faucet (and upgrade authority) keypair, Solana CLI format
  *   ledger.log             the event log
  *   snapshots/             snapshot-<log offset>.bin
- *   ledger.lock            the pid of the process that has the ledger open
+ *   lock/                  lock.<n>: the process that has the ledger open (`@abas/dir-lock`)
  *
  * The faucet keypair is a secret: the directories are 0700 and every file 0600 (PRIVATE_FILE_MODE).
  */
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
+
+import { DirectoryLockedError, isProcessAlive, lockDirectory, type DirectoryLock } from "@abas/dir-lock";
 
 export interface DataDirPaths {
   readonly root: string;
@@ -20,6 +22,8 @@ export interface DataDirPaths {
   readonly eventLog: string;
   readonly snapshots: string;
   readonly lock: string;
+  /** The lock file of versions before `lock/`: the pid alone. */
+  readonly legacyLock: string;
 }
 
 export function dataDirPaths(root: string): DataDirPaths {
@@ -29,7 +33,8 @@ export function dataDirPaths(root: string): DataDirPaths {
     faucetKeypair: join(root, "faucet-keypair.json"),
     eventLog: join(root, "ledger.log"),
     snapshots: join(root, "snapshots"),
-    lock: join(root, "ledger.lock"),
+    lock: join(root, "lock"),
+    legacyLock: join(root, "ledger.lock"),
   };
 }
 
@@ -39,8 +44,12 @@ const PRIVATE_DIRECTORY_MODE = 0o700;
 
 /** Creates the directories, and makes them and the ledger's files private (older versions left them 0644). */
 export function ensureDataDir(paths: DataDirPaths): void {
-  mkdirSync(paths.snapshots, { recursive: true, mode: PRIVATE_DIRECTORY_MODE });
-  for (const directory of [paths.root, paths.snapshots]) chmodSync(directory, PRIVATE_DIRECTORY_MODE);
+  for (const directory of [paths.snapshots, paths.lock]) {
+    mkdirSync(directory, { recursive: true, mode: PRIVATE_DIRECTORY_MODE });
+  }
+  for (const directory of [paths.root, paths.snapshots, paths.lock]) {
+    chmodSync(directory, PRIVATE_DIRECTORY_MODE);
+  }
   for (const file of [paths.genesis, paths.faucetKeypair, paths.eventLog]) {
     if (existsSync(file)) chmodSync(file, PRIVATE_FILE_MODE);
   }
@@ -52,31 +61,40 @@ export function removeLedgerFiles(paths: DataDirPaths): void {
   rmSync(paths.snapshots, { recursive: true, force: true });
 }
 
-function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
 export class DataDirLockedError extends Error {
   override readonly name = "DataDirLockedError";
 }
 
-/** Takes the directory for this process; a lock left by a dead process (kill -9) is taken over. */
-export function lockDataDir(paths: DataDirPaths): () => void {
-  if (existsSync(paths.lock)) {
-    const pid = Number(readFileSync(paths.lock, "utf8").trim());
-    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isProcessAlive(pid)) {
-      throw new DataDirLockedError(`the ledger in ${paths.root} is already open in process ${pid}`);
-    }
+function alreadyOpen(paths: DataDirPaths, pid: number): DataDirLockedError {
+  return new DataDirLockedError(`the ledger in ${paths.root} is already open in process ${pid}`);
+}
+
+/**
+ * Takes the directory for this process, which `ensureDataDir` made: one process at a time, however
+ * many start at once; a lock left by a process that no longer runs (kill -9) is taken over. The
+ * returned function gives it up.
+ */
+export async function lockDataDir(paths: DataDirPaths): Promise<() => void> {
+  let lock: DirectoryLock;
+  try {
+    lock = await lockDirectory(paths.lock);
+  } catch (error) {
+    throw error instanceof DirectoryLockedError ? alreadyOpen(paths, error.pid) : error;
   }
-  writeFileSync(paths.lock, `${process.pid}\n`, { mode: PRIVATE_FILE_MODE });
-  return () => {
-    if (existsSync(paths.lock) && readFileSync(paths.lock, "utf8").trim() === String(process.pid)) {
-      rmSync(paths.lock, { force: true });
-    }
-  };
+  // A ledger of an earlier version, which wrote its pid alone, may still have the folder open.
+  const legacyPid = existsSync(paths.legacyLock)
+    ? Number(readFileSync(paths.legacyLock, "utf8").trim())
+    : undefined;
+  if (
+    legacyPid !== undefined &&
+    Number.isSafeInteger(legacyPid) &&
+    legacyPid > 0 &&
+    legacyPid !== process.pid &&
+    isProcessAlive(legacyPid)
+  ) {
+    lock.release();
+    throw alreadyOpen(paths, legacyPid);
+  }
+  rmSync(paths.legacyLock, { force: true });
+  return () => lock.release();
 }

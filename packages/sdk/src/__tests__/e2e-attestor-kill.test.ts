@@ -17,7 +17,7 @@ import { generateSecretKey } from "../keypair.js";
 import { countLeaves, readAgentBatches } from "./support/ledger-batches.js";
 import { fundedSecretKey, startTestLedger, type TestLedger } from "./support/local-ledger.js";
 import { killAttestorUnderLoad } from "./support/kill-attestor-under-load.js";
-import { pidNamespaceSkip } from "./support/pid-namespace.js";
+import { pidNamespaceSkip } from "../../../dir-lock/src/__tests__/support/pid-namespace.js";
 
 const KILLS = 3;
 

@@ -23,6 +23,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 
+import { directoryLockHolder } from "@abas/dir-lock";
 import {
   ABAS_PROGRAM__ACTION_TYPE_NOT_ALLOWED,
   ABAS_RUNTIME__AGENT_NOT_REGISTERED,
@@ -38,13 +39,14 @@ import {
   ABAS_SDK__INVALID_ARGUMENT,
   isAbasError,
 } from "@abas/errors";
-
 import { ActionType } from "@abas/program-client";
 
 import { Attestor, type AttestorOptions } from "../attestor/index.js";
 import { QUEUE_FILE_NAME } from "../attestor/queue-journal.js";
-import { queueLockHolder } from "../attestor/queue-lock.js";
-import { pidNamespaceSkip, spawnScriptInNewPidNamespace } from "./support/pid-namespace.js";
+import {
+  pidNamespaceSkip,
+  spawnScriptInNewPidNamespace,
+} from "../../../dir-lock/src/__tests__/support/pid-namespace.js";
 import { AttestationClient } from "../client.js";
 import type { BatchItemReceipt } from "../receipts.js";
 import { generateSecretKey } from "../keypair.js";
@@ -803,7 +805,7 @@ describe("Attestor on the local ledger", () => {
       );
     }
     // And the queue whose file could not be read is not left locked
-    assert.equal(queueLockHolder(queueFileIsDirectory), undefined);
+    assert.equal(directoryLockHolder(queueFileIsDirectory), undefined);
   });
 
   it("drops a torn last line but refuses a damaged queue with ABAS_SDK__ATTESTOR_QUEUE_CORRUPT", async () => {

@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { Worker } from "node:worker_threads";
 
+import { lockDirectory, renewDirectoryLock, type DirectoryLock } from "@abas/dir-lock";
 import {
   ABAS_RUNTIME__ATTESTOR_SENDER_STOPPED,
   ABAS_SDK__ATTESTOR_CLOSED,
@@ -21,7 +22,6 @@ import {
 import type { FromSender, ToSender } from "./batch-sender.js";
 import { QueueJournal, type QueuedAction } from "./queue-journal.js";
 import { queueFailure } from "./queue-failure.js";
-import { lockQueueDirectory, renewQueueLock, type QueueLock } from "./queue-lock.js";
 import { prepareQueuedAction, type RecordInput } from "./record-input.js";
 import type { SenderSetup } from "./sender-thread.js";
 import { fromThreadError } from "./thread-errors.js";
@@ -156,10 +156,10 @@ export class Attestor {
       prepareKeypair(options.operatorKeypair, "operatorKeypair").getSigner(),
     ]);
     const { queueDir } = resolved;
-    let lock: QueueLock;
+    let lock: DirectoryLock;
     try {
       mkdirSync(queueDir, { recursive: true });
-      lock = await lockQueueDirectory(queueDir);
+      lock = await lockDirectory(queueDir);
     } catch (error) {
       throw queueFailure(queueDir, "creating the queue directory and taking its lock", error);
     }
@@ -186,7 +186,7 @@ export class Attestor {
       backlog,
     };
     // Renewed now, as a long reading of the queue may have held this thread past a renewal.
-    renewQueueLock(lock.id.file);
+    renewDirectoryLock(lock.id.file);
     let sender: Worker;
     try {
       sender = startSenderThread(setup);

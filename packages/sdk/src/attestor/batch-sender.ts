@@ -61,7 +61,7 @@ export type FromSender =
       afterFailure: boolean;
     }
   | { type: "closed" }
-  /** Another attestor took the queue over (queue-lock.ts): this thread sends nothing more. */
+  /** Another attestor took the queue over (`@abas/dir-lock`): this thread sends nothing more. */
   | { type: "takenOver" };
 
 type UnbatchedAction = { action: QueuedAction; queuedAt: number };

@@ -11,5 +11,4 @@ export {
 } from "./attestor-options.js";
 export { appendWhole } from "./append-whole.js";
 export { QUEUE_FILE_NAME, queuedActionHashes, syncDirectory, type QueueDurability } from "./queue-journal.js";
-export { queueLockHolder } from "./queue-lock.js";
 export { type RecordInput } from "./record-input.js";

@@ -23,6 +23,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 
+import { lockFileRemains, type DirectoryLock, type LockFileId } from "@abas/dir-lock";
 import {
   ABAS_SDK__ATTESTOR_QUEUE_CORRUPT,
   ABAS_SDK__ATTESTOR_QUEUE_TAKEN_OVER,
@@ -30,7 +31,6 @@ import {
 } from "@abas/errors";
 
 import { appendWhole } from "./append-whole.js";
-import { lockFileRemains, type LockFileId, type QueueLock } from "./queue-lock.js";
 
 /** One recorded action as the queue keeps it: everything needed to rebuild its leaf. */
 export type QueuedAction = Readonly<{
@@ -277,7 +277,7 @@ export class QueueJournal {
   static open(
     queueDir: string,
     durability: QueueDurability,
-    lock: QueueLock,
+    lock: DirectoryLock,
   ): { journal: QueueJournal; backlog: QueueBacklog } {
     const queueFile = join(queueDir, QUEUE_FILE_NAME);
     const secondName = `${queueFile}.prev`;

@@ -5,17 +5,17 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 
+import { LEASE_RENEW_MS, renewDirectoryLock, type LockFileId } from "@abas/dir-lock";
 import { createSignerFromKeyPair, type KeyPairSigner } from "@solana/kit";
 
 import type { ResolvedClientSettings } from "../client-config.js";
 import { createClientContext } from "../client-context.js";
 import { BatchSender, type FromSender, type SenderOptions, type ToSender } from "./batch-sender.js";
 import { QueueJournal, type QueueBacklog } from "./queue-journal.js";
-import { LEASE_RENEW_MS, renewQueueLock, type LockFileId } from "./queue-lock.js";
 
 export type SenderSetup = Readonly<{
   journalFd: number;
-  /** The queue's lock, renewed from this thread while it runs (queue-lock.ts). */
+  /** The queue's lock, renewed from this thread while it runs (`@abas/dir-lock`). */
   lock: LockFileId;
   settings: ResolvedClientSettings;
   agentKeyPair: KeyPairSigner["keyPair"];
@@ -27,7 +27,7 @@ export type SenderSetup = Readonly<{
 const port = parentPort!;
 const setup = workerData as SenderSetup;
 // Renewed here rather than on the agent's thread, which the agent's own work may hold for long.
-setInterval(() => renewQueueLock(setup.lock.file), LEASE_RENEW_MS).unref();
+setInterval(() => renewDirectoryLock(setup.lock.file), LEASE_RENEW_MS).unref();
 const report = (message: FromSender): void => port.postMessage(message);
 
 const [agent, operator] = await Promise.all([

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
 import type { AttestorUnderLoadConfig } from "./attestor-under-load.js";
-import { spawnInNewPidNamespace } from "./pid-namespace.js";
+import { spawnInNewPidNamespace } from "../../../../dir-lock/src/__tests__/support/pid-namespace.js";
 
 const CHILD_SCRIPT = fileURLToPath(new URL("./attestor-under-load.ts", import.meta.url));
 

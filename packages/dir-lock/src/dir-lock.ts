@@ -1,15 +1,16 @@
 /**
- * One attestor at a time owns a queue directory. Ownership is a numbered lock file, `lock.<n>`,
- * naming the owner's process (process-identity.ts); the owner is the creator of the highest
- * number. Taking over a lock whose process no longer runs creates the next number, which the file
- * system lets exactly one process do; a process that finds a higher number than its own once it
- * has created it (it acted on what it read before) gives its own up. Releasing empties the file,
- * which needs no disk space; the highest lock file is never removed, so numbers only grow (which
- * is why a lock is freed by hand by emptying its file, never by deleting it).
+ * One process at a time owns a directory (an attestor's queue, a ledger's data). Ownership is a
+ * numbered lock file, `lock.<n>`, naming the owner's process (process-identity.ts); the owner is
+ * the creator of the highest number. Taking over a lock whose process no longer runs creates the
+ * next number, which the file system lets exactly one process do; a process that finds a higher
+ * number than its own once it has created it (it acted on what it read before) gives its own up.
+ * Releasing empties the file, which needs no disk space; the highest lock file is never removed,
+ * so numbers only grow (which is why a lock is freed by hand by emptying its file, never by
+ * deleting it). Lock files are readable by their owner only, as the ledger's files are.
  *
  * A lock taken in another pid namespace or under another boot (another container sharing the
  * folder, a restarted one, a reboot), or naming a process id alone, names a process this one
- * cannot look at (process-identity.ts, `processState`): its owner renews the file's modification
+ * cannot look at (`processState` in process-identity.ts): its owner renews the file's modification
  * time every LEASE_RENEW_MS from the moment it takes it, and such a lock is taken over only when
  * a watch of LEASE_WATCH_MS sees no renewal (clocks are not compared, only whether
  * the time changed).
@@ -28,8 +29,6 @@ import {
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { setTimeout as delay } from "node:timers/promises";
-
-import { ABAS_SDK__ATTESTOR_QUEUE_LOCKED, AbasError } from "@abas/errors";
 
 import {
   formatIdentity,
@@ -57,9 +56,9 @@ function lockNumber(name: string): number | undefined {
   return match !== null && Number.isSafeInteger(Number(match[1])) ? Number(match[1]) : undefined;
 }
 
-function highestLock(queueDir: string): number {
+function highestLock(directory: string): number {
   let highest = 0;
-  for (const name of readdirSync(queueDir)) highest = Math.max(highest, lockNumber(name) ?? 0);
+  for (const name of readdirSync(directory)) highest = Math.max(highest, lockNumber(name) ?? 0);
   return highest;
 }
 
@@ -90,7 +89,7 @@ function modifiedAt(file: string): number | undefined {
  * Whether the owner of a lock this process cannot look at still renews it: "runs" as soon as its
  * modification time changes, "gone" when it stays the same for LEASE_WATCH_MS (timed by the
  * monotonic clock, which a change of the wall clock does not move), "removed" when the file goes
- * (a new owner took the queue meanwhile).
+ * (a new owner took the directory meanwhile).
  */
 async function watchLease(lockFile: string): Promise<ProcessState | "removed"> {
   const first = modifiedAt(lockFile);
@@ -106,7 +105,7 @@ async function watchLease(lockFile: string): Promise<ProcessState | "removed"> {
 }
 
 /** An owner's renewal of its lock (see LEASE_RENEW_MS); a lock already released or removed is left as it is. */
-export function renewQueueLock(lockFile: string): void {
+export function renewDirectoryLock(lockFile: string): void {
   try {
     const now = new Date();
     if (statSync(lockFile).size > 0) utimesSync(lockFile, now, now);
@@ -116,9 +115,9 @@ export function renewQueueLock(lockFile: string): void {
 }
 
 /** A complete file under a name of this process's own, to link into place. */
-function writeClaim(queueDir: string): string {
-  const claim = join(queueDir, `lock-claim.${process.pid}.${Math.random().toString(36).slice(2)}`);
-  writeFileSync(claim, formatIdentity(ownIdentity()), { flush: true });
+function writeClaim(directory: string): string {
+  const claim = join(directory, `lock-claim.${process.pid}.${Math.random().toString(36).slice(2)}`);
+  writeFileSync(claim, formatIdentity(ownIdentity()), { flush: true, mode: 0o600 });
   return claim;
 }
 
@@ -134,59 +133,73 @@ function isAbandonedClaim(file: string): boolean {
  * The new owner removes the lock files below its own, and abandoned claims as it can (a claim is
  * judged by its age, not by the process id in its name, which may be another pid namespace's).
  */
-function removeLeftovers(queueDir: string, own: number): void {
-  for (const name of readdirSync(queueDir)) {
+function removeLeftovers(directory: string, own: number): void {
+  for (const name of readdirSync(directory)) {
     const lock = lockNumber(name);
     const claim = CLAIM_NAME.test(name);
-    const path = join(queueDir, name);
+    const path = join(directory, name);
     if ((lock !== undefined && lock < own) || (claim && isAbandonedClaim(path))) {
       try {
         rmSync(path, { force: true });
       } catch (error) {
         // Not a file (a folder someone made): it is not in the way of the lock. A lock file that
-        // stays would let its owner, paused, go on counting lines: the queue is not taken then.
+        // stays would let its owner, paused, go on working in the directory: it is not taken then.
         if (lock !== undefined && !lstatSync(path, { throwIfNoEntry: false })?.isDirectory()) throw error;
       }
     }
   }
 }
 
-/** The process id of a queue directory's owner, unless its process is known to be gone. */
-export function queueLockHolder(queueDir: string): number | undefined {
-  const highest = highestLock(queueDir);
+/** The process id of a directory's owner, unless its process is known to be gone. */
+export function directoryLockHolder(directory: string): number | undefined {
+  const highest = highestLock(directory);
   if (highest === 0) return undefined;
-  const holder = readHolder(join(queueDir, `lock.${highest}`));
+  const holder = readHolder(join(directory, `lock.${highest}`));
   return holder && processState(holder) !== "gone" ? holder.pid : undefined;
 }
 
 /** A lock file as it was taken: its name, and the file under it then (not a later one under the same name). */
 export type LockFileId = Readonly<{ file: string; dev: number; ino: number }>;
 
-/** Whether the lock file is still there as it was taken: a new owner removes it before it reads the queue. */
+/** Whether the lock file is still there as it was taken: a new owner removes it before it uses the directory. */
 export function lockFileRemains(id: LockFileId): boolean {
   const stat = lstatSync(id.file, { throwIfNoEntry: false });
   return stat !== undefined && stat.ino === id.ino && stat.dev === id.dev;
 }
 
-export interface QueueLock {
-  /** The lock file, for its renewals (`renewQueueLock`) and `lockFileRemains`. */
+export interface DirectoryLock {
+  /** The lock file, for its renewals (`renewDirectoryLock`) and `lockFileRemains`. */
   readonly id: LockFileId;
-  /** Whether this lock is still the queue's: its file remains and no higher number is there. */
+  /** Whether this lock is still the directory's: its file remains and no higher number is there. */
   isHeld(): boolean;
   release(): void;
 }
 
+/** Another process owns the directory: `pid` names it. */
+export class DirectoryLockedError extends Error {
+  override readonly name = "DirectoryLockedError";
+  constructor(
+    readonly directory: string,
+    readonly lockFile: string,
+    readonly pid: number,
+  ) {
+    super(
+      `${directory} is in use by process ${pid} (if that process does not use it, empty ${lockFile}; never delete it)`,
+    );
+  }
+}
+
 /**
- * Makes this process the only owner of a queue directory: two attestors sending the same queue
- * would cut the same actions into different batches. A lock left by a process that no longer
+ * Makes this process the only owner of a directory (which must exist). A lock left by a process that no longer
  * runs (killed, crashed) is taken over; one naming a process that runs, whatever it is, is not;
- * one naming a process this one cannot look at is watched for LEASE_WATCH_MS first.
+ * one naming a process this one cannot look at is watched for LEASE_WATCH_MS first; one naming
+ * a process that runs throws DirectoryLockedError.
  */
-export async function lockQueueDirectory(queueDir: string): Promise<QueueLock> {
+export async function lockDirectory(directory: string): Promise<DirectoryLock> {
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    const highest = highestLock(queueDir);
+    const highest = highestLock(directory);
     if (highest > 0) {
-      const lockFile = join(queueDir, `lock.${highest}`);
+      const lockFile = join(directory, `lock.${highest}`);
       const holder = readHolder(lockFile);
       if (holder === null) continue; // removed by a new owner meanwhile: look again
       if (holder !== undefined) {
@@ -194,15 +207,15 @@ export async function lockQueueDirectory(queueDir: string): Promise<QueueLock> {
         if (state === "unknown") state = await watchLease(lockFile);
         if (state === "removed") continue; // a new owner took it meanwhile: look again
         if (state === "runs") {
-          throw new AbasError(ABAS_SDK__ATTESTOR_QUEUE_LOCKED, { queueDir, lockFile, pid: holder.pid });
+          throw new DirectoryLockedError(directory, lockFile, holder.pid);
         }
         // Gone: taken over below, unless another process takes it first (then this round starts again).
       }
     }
     const own = highest + 1;
     if (!Number.isSafeInteger(own)) throw new Error(`no lock number is left after lock.${highest}`);
-    const lockFile = join(queueDir, `lock.${own}`);
-    const claim = writeClaim(queueDir);
+    const lockFile = join(directory, `lock.${own}`);
+    const claim = writeClaim(directory);
     try {
       linkSync(claim, lockFile);
     } catch (error) {
@@ -214,30 +227,30 @@ export async function lockQueueDirectory(queueDir: string): Promise<QueueLock> {
     } finally {
       rmSync(claim, { force: true });
     }
-    if (highestLock(queueDir) > own) {
-      // The number was free again only because a later owner had removed it: that one owns the queue.
+    if (highestLock(directory) > own) {
+      // The number was free again only because a later owner had removed it: that one owns the directory.
       rmSync(lockFile, { force: true });
       continue;
     }
     const { dev, ino } = lstatSync(lockFile);
     const id: LockFileId = { file: lockFile, dev, ino };
-    removeLeftovers(queueDir, own);
-    // Renewed from the moment it is taken (the attestor's sender thread renews it too, for an
-    // agent whose own thread is held by its work).
-    const renewal = setInterval(() => renewQueueLock(lockFile), LEASE_RENEW_MS).unref();
+    removeLeftovers(directory, own);
+    // Renewed from the moment it is taken (an owner whose own thread may be held by its work
+    // renews it from another thread too, as the attestor's sender thread does).
+    const renewal = setInterval(() => renewDirectoryLock(lockFile), LEASE_RENEW_MS).unref();
     return {
       id,
-      isHeld: () => lockFileRemains(id) && highestLock(queueDir) === own,
+      isHeld: () => lockFileRemains(id) && highestLock(directory) === own,
       release: () => {
         clearInterval(renewal);
         try {
           truncateSync(lockFile, 0);
         } catch (error) {
-          // Removed by an attestor that took the queue over (this one was held up): not this one's to release.
+          // Removed by a process that took the directory over (this one was held up): not this one's to release.
           if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
         }
       },
     };
   }
-  throw new Error(`the lock files of ${queueDir} kept changing for ${MAX_ROUNDS} rounds`);
+  throw new Error(`the lock files of ${directory} kept changing for ${MAX_ROUNDS} rounds`);
 }

@@ -1,6 +1,7 @@
 /**
- * The queue directory's lock under contention: threads started at the same instant all find the
- * same lock left by a process that no longer runs, and exactly one of them takes it over.
+ * A directory's lock under contention: threads started at the same instant all find the same lock
+ * left by a process that no longer runs, and exactly one of them takes it over; and how a lock's
+ * process is told from a later one with its id, in this pid namespace and in another.
  */
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
@@ -23,10 +24,8 @@ import { after, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Worker } from "node:worker_threads";
 
-import { ABAS_SDK__ATTESTOR_QUEUE_LOCKED, isAbasError } from "@abas/errors";
-
-import { formatIdentity, ownIdentity } from "../attestor/process-identity.js";
-import { lockQueueDirectory, queueLockHolder } from "../attestor/queue-lock.js";
+import { directoryLockHolder, DirectoryLockedError, lockDirectory } from "../dir-lock.js";
+import { formatIdentity, ownIdentity } from "../process-identity.js";
 import { pidNamespaceSkip, spawnScriptInNewPidNamespace } from "./support/pid-namespace.js";
 
 const THREADS = 6;
@@ -34,11 +33,11 @@ const ROUNDS = 10;
 /** A process id no process has (above Linux's pid_max). */
 const GONE = 4_194_304 + 1;
 /**
- * A lock of a process gone, as an attestor of this machine and pid namespace writes it (where
+ * A lock of a process gone, as a process of this machine and pid namespace writes it (where
  * there is no /proc to say so, a lock naming an id alone: taken over after a watch of 5 s).
  */
 const GONE_LOCK = formatIdentity({ ...ownIdentity(), pid: GONE });
-/** The lock of a process that runs: this one (another attestor of it owns the queue). */
+/** The lock of a process that runs: this one (another part of it owns the directory). */
 const RUNNING_LOCK = formatIdentity(ownIdentity());
 
 // Each thread waits for the start signal, then takes the lock; a thread of this process that
@@ -48,34 +47,39 @@ const contender = `
 const { workerData, parentPort } = require("node:worker_threads");
 import(workerData.loader)
   .then(({ register }) => { register(); return import(workerData.module); })
-  .then(({ lockQueueDirectory }) => {
+  .then(({ lockDirectory }) => {
     parentPort.postMessage("ready");
     Atomics.wait(new Int32Array(workerData.start), 0, 0);
-    return lockQueueDirectory(workerData.queueDir).then(
+    return lockDirectory(workerData.directory).then(
       () => parentPort.postMessage("owner"),
-      (error) => parentPort.postMessage(error.context?.__code === workerData.locked ? "locked" : String(error)),
+      (error) => parentPort.postMessage(error.name === "DirectoryLockedError" ? "locked" : String(error)),
     );
   });`;
 
-describe("the queue directory's lock", () => {
-  const base = mkdtempSync(join(tmpdir(), "abas-queue-lock-"));
+/** The refusal naming `pid` as the directory's owner. */
+function lockedBy(pid: number): (error: unknown) => boolean {
+  return (error) => error instanceof DirectoryLockedError && error.pid === pid;
+}
+
+describe("a directory's lock", () => {
+  const base = mkdtempSync(join(tmpdir(), "abas-dir-lock-"));
   after(() => rmSync(base, { recursive: true, force: true }));
 
   it("lets exactly one of many contenders take over a lock left by a process gone", async () => {
-    const module = new URL("../attestor/queue-lock.ts", import.meta.url).href;
+    const module = new URL("../dir-lock.ts", import.meta.url).href;
     const loader = import.meta.resolve("tsx/esm/api");
     for (let round = 0; round < ROUNDS; round++) {
-      // Given a queue whose last owner died without releasing it
-      const queueDir = join(base, `round-${round}`);
-      rmSync(queueDir, { recursive: true, force: true });
-      mkdirSync(queueDir, { recursive: true });
-      writeFileSync(join(queueDir, "lock.7"), GONE_LOCK);
+      // Given a directory whose last owner died without releasing it
+      const directory = join(base, `round-${round}`);
+      rmSync(directory, { recursive: true, force: true });
+      mkdirSync(directory, { recursive: true });
+      writeFileSync(join(directory, "lock.7"), GONE_LOCK);
       // When they all try at once, once each is ready
       const start = new SharedArrayBuffer(4);
       const contenders = Array.from({ length: THREADS }, () => {
         const worker = new Worker(contender, {
           eval: true,
-          workerData: { loader, module, queueDir, start, locked: ABAS_SDK__ATTESTOR_QUEUE_LOCKED },
+          workerData: { loader, module, directory: directory, start },
         });
         const ready = new Promise<void>((resolve, reject) => {
           worker.on("message", (message: string) => {
@@ -97,7 +101,7 @@ describe("the queue directory's lock", () => {
       Atomics.store(new Int32Array(start), 0, 1);
       Atomics.notify(new Int32Array(start), 0);
       const results = await Promise.all(contenders.map(({ outcome }) => outcome));
-      // Then one owns it and every other is refused with ABAS_SDK__ATTESTOR_QUEUE_LOCKED
+      // Then one owns it and every other is refused with DirectoryLockedError
       assert.deepEqual(
         [
           results.filter((outcome) => outcome === "owner").length,
@@ -107,8 +111,8 @@ describe("the queue directory's lock", () => {
         `round ${round}: ${results.join(", ")}`,
       );
       // And the stale lock is gone, the new one names this process
-      assert.deepEqual(readdirSync(queueDir).sort(), ["lock.8"]);
-      assert.equal(queueLockHolder(queueDir), process.pid);
+      assert.deepEqual(readdirSync(directory).sort(), ["lock.8"]);
+      assert.equal(directoryLockHolder(directory), process.pid);
     }
   });
 
@@ -116,122 +120,113 @@ describe("the queue directory's lock", () => {
     // Given a lock left by a process gone, which this thread reads as stale; while it decides,
     // (injected on purpose, inside its read) another process takes lock.6 and ends, and a third,
     // still running, takes lock.7 and removes lock.6, so that the name lock.6 is free again
-    const queueDir = mkdtempSync(join(base, "late-"));
-    writeFileSync(join(queueDir, "lock.5"), GONE_LOCK);
+    const directory = mkdtempSync(join(base, "late-"));
+    writeFileSync(join(directory, "lock.5"), GONE_LOCK);
     const realReadFileSync = fs.readFileSync;
     fs.readFileSync = ((path: fs.PathOrFileDescriptor, options?: unknown) => {
       const text = (realReadFileSync as (...args: unknown[]) => string | Buffer)(path, options);
       if (String(path).endsWith("lock.5")) {
-        writeFileSync(join(queueDir, "lock.6"), GONE_LOCK);
-        rmSync(join(queueDir, "lock.5"));
-        writeFileSync(join(queueDir, "lock.7"), RUNNING_LOCK);
-        rmSync(join(queueDir, "lock.6"));
+        writeFileSync(join(directory, "lock.6"), GONE_LOCK);
+        rmSync(join(directory, "lock.5"));
+        writeFileSync(join(directory, "lock.7"), RUNNING_LOCK);
+        rmSync(join(directory, "lock.6"));
       }
       return text;
     }) as typeof fs.readFileSync;
     syncBuiltinESMExports();
     try {
       // When this thread goes on to take lock.6, Then it sees lock.7 and is refused
-      await assert.rejects(
-        lockQueueDirectory(queueDir),
-        (error) => isAbasError(error, ABAS_SDK__ATTESTOR_QUEUE_LOCKED) && error.context.pid === process.pid,
-      );
+      await assert.rejects(lockDirectory(directory), lockedBy(process.pid));
     } finally {
       fs.readFileSync = realReadFileSync;
       syncBuiltinESMExports();
     }
-    assert.deepEqual(readdirSync(queueDir), ["lock.7"]);
+    assert.deepEqual(readdirSync(directory), ["lock.7"]);
   });
 
   it("reads only the lock names it writes, and takes over a lock file that links to nothing", async () => {
-    const queueDir = mkdtempSync(join(base, "names-"));
+    const directory = mkdtempSync(join(base, "names-"));
     for (const name of ["lock.05", "lock.9007199254740993", "lock.x"])
-      writeFileSync(join(queueDir, name), "1");
-    symlinkSync(join(queueDir, "nowhere"), join(queueDir, "lock.3"));
-    const lock = await lockQueueDirectory(queueDir);
-    assert.equal(queueLockHolder(queueDir), process.pid);
+      writeFileSync(join(directory, name), "1");
+    symlinkSync(join(directory, "nowhere"), join(directory, "lock.3"));
+    const lock = await lockDirectory(directory);
+    assert.equal(directoryLockHolder(directory), process.pid);
     lock.release();
-    assert.deepEqual(readdirSync(queueDir).sort(), ["lock.05", "lock.4", "lock.9007199254740993", "lock.x"]);
+    assert.deepEqual(readdirSync(directory).sort(), ["lock.05", "lock.4", "lock.9007199254740993", "lock.x"]);
   });
 
   it("takes over a lock naming a process id alone once nothing renews it for 5 s, however that id runs here", async () => {
     // Given a lock naming a process by its id alone (written where there is no /proc, or by an
     // earlier version), whose id is a process that runs here (this one's parent)
-    const queueDir = mkdtempSync(join(base, "id-alone-"));
-    writeFileSync(join(queueDir, "lock.1"), String(process.ppid));
-    // When this process asks for the queue, Then it watches the lock, sees no renewal, and takes it
-    const lock = await lockQueueDirectory(queueDir);
-    assert.equal(lock.id.file, join(queueDir, "lock.2"));
+    const directory = mkdtempSync(join(base, "id-alone-"));
+    writeFileSync(join(directory, "lock.1"), String(process.ppid));
+    // When this process asks for the directory, Then it watches the lock, sees no renewal, and takes it
+    const lock = await lockDirectory(directory);
+    assert.equal(lock.id.file, join(directory, "lock.2"));
     lock.release();
   });
 
   it("takes over a lock name that is no file: a folder, a named pipe", async () => {
-    const queueDir = mkdtempSync(join(base, "no-file-"));
-    mkdirSync(join(queueDir, "lock.1"));
-    assert.equal(spawnSync("mkfifo", [join(queueDir, "lock.2")]).status, 0);
-    const lock = await lockQueueDirectory(queueDir);
-    assert.equal(lock.id.file, join(queueDir, "lock.3"));
+    const directory = mkdtempSync(join(base, "no-file-"));
+    mkdirSync(join(directory, "lock.1"));
+    assert.equal(spawnSync("mkfifo", [join(directory, "lock.2")]).status, 0);
+    const lock = await lockDirectory(directory);
+    assert.equal(lock.id.file, join(directory, "lock.3"));
     lock.release();
     // The folder stays (it is not the lock's to remove); the pipe is removed as a lock left below
-    assert.deepEqual(readdirSync(queueDir).sort(), ["lock.1", "lock.3"]);
+    assert.deepEqual(readdirSync(directory).sort(), ["lock.1", "lock.3"]);
   });
 
   it("is freed by hand by emptying the lock file, as the error says, and names the end of its numbers", async () => {
-    // Given a lock naming a process that runs but owns no attestor (this one)
-    const queueDir = mkdtempSync(join(base, "by-hand-"));
-    writeFileSync(join(queueDir, "lock.3"), RUNNING_LOCK);
+    // Given a lock naming a process that runs but does not use the directory (this one)
+    const directory = mkdtempSync(join(base, "by-hand-"));
+    writeFileSync(join(directory, "lock.3"), RUNNING_LOCK);
     await assert.rejects(
-      lockQueueDirectory(queueDir),
+      lockDirectory(directory),
       (error) =>
-        isAbasError(error, ABAS_SDK__ATTESTOR_QUEUE_LOCKED) &&
-        error.message.includes(`empty ${join(queueDir, "lock.3")}; never delete it)`),
+        error instanceof DirectoryLockedError &&
+        error.message.includes(`empty ${join(directory, "lock.3")}; never delete it)`),
     );
     // When it is emptied, Then it is taken over with the next number
-    truncateSync(join(queueDir, "lock.3"), 0);
-    (await lockQueueDirectory(queueDir)).release();
-    assert.deepEqual(readdirSync(queueDir), ["lock.4"]);
+    truncateSync(join(directory, "lock.3"), 0);
+    (await lockDirectory(directory)).release();
+    assert.deepEqual(readdirSync(directory), ["lock.4"]);
     // And past the last safe integer no number is left: an error, not a lock that no one reads
     const full = mkdtempSync(join(base, "full-"));
     writeFileSync(join(full, `lock.${Number.MAX_SAFE_INTEGER}`), "");
-    await assert.rejects(lockQueueDirectory(full), /no lock number is left/);
+    await assert.rejects(lockDirectory(full), /no lock number is left/);
   });
 
   it("is taken again once released, and refused while held", async () => {
-    const queueDir = mkdtempSync(join(base, "release-"));
-    const lock = await lockQueueDirectory(queueDir);
-    await assert.rejects(
-      lockQueueDirectory(queueDir),
-      (error) => isAbasError(error, ABAS_SDK__ATTESTOR_QUEUE_LOCKED) && error.context.pid === process.pid,
-    );
+    const directory = mkdtempSync(join(base, "release-"));
+    const lock = await lockDirectory(directory);
+    await assert.rejects(lockDirectory(directory), lockedBy(process.pid));
     lock.release();
-    assert.equal(queueLockHolder(queueDir), undefined);
-    const again = await lockQueueDirectory(queueDir);
-    assert.equal(queueLockHolder(queueDir), process.pid);
+    assert.equal(directoryLockHolder(directory), undefined);
+    const again = await lockDirectory(directory);
+    assert.equal(directoryLockHolder(directory), process.pid);
     again.release();
-    assert.deepEqual(readdirSync(queueDir), ["lock.2"]);
+    assert.deepEqual(readdirSync(directory), ["lock.2"]);
   });
 
   it(
     "tells a process from a later one with its id: refused while the one it names runs, taken over once its id is another's",
     { skip: ownIdentity().boot === undefined && "no /proc here to tell a process's start" },
     async () => {
-      // Given a lock naming this very process (another attestor of it holds the queue)
+      // Given a lock naming this very process (another part of it holds the directory)
       const self = ownIdentity();
-      const queueDir = mkdtempSync(join(base, "reused-"));
-      writeFileSync(join(queueDir, "lock.1"), formatIdentity(self));
+      const directory = mkdtempSync(join(base, "reused-"));
+      writeFileSync(join(directory, "lock.1"), formatIdentity(self));
       // Then it is refused
-      await assert.rejects(
-        lockQueueDirectory(queueDir),
-        (error) => isAbasError(error, ABAS_SDK__ATTESTOR_QUEUE_LOCKED) && error.context.pid === process.pid,
-      );
+      await assert.rejects(lockDirectory(directory), lockedBy(process.pid));
       // And given instead a lock naming this process id as an earlier process had it (started at
       // another time: a container's process 1 before the container was restarted, say)
       writeFileSync(
-        join(queueDir, "lock.1"),
+        join(directory, "lock.1"),
         formatIdentity({ ...self, start: String(Number(self.start) + 1) }),
       );
       // Then it is taken over at once
-      const lock = await lockQueueDirectory(queueDir);
+      const lock = await lockDirectory(directory);
       assert.equal(readFileSync(lock.id.file, "utf8"), formatIdentity(self));
       lock.release();
     },
@@ -243,9 +238,9 @@ describe("the queue directory's lock", () => {
     async () => {
       // Given an owner that took the lock and exited, under a parent that never waits for its
       // children (sh starts it in the background, then becomes sleep)
-      const queueDir = mkdtempSync(join(base, "zombie-"));
-      const module = new URL("../attestor/queue-lock.ts", import.meta.url).href;
-      const owner = `await (await import(${JSON.stringify(module)})).lockQueueDirectory(${JSON.stringify(queueDir)}); process.exit(0);`;
+      const directory = mkdtempSync(join(base, "zombie-"));
+      const module = new URL("../dir-lock.ts", import.meta.url).href;
+      const owner = `await (await import(${JSON.stringify(module)})).lockDirectory(${JSON.stringify(directory)}); process.exit(0);`;
       const parent = spawn(
         "sh",
         ["-c", `"$0" --import tsx --input-type=module -e '${owner}' & exec sleep 60`, process.execPath],
@@ -254,16 +249,16 @@ describe("the queue directory's lock", () => {
       try {
         let pid = 0;
         for (;;) {
-          const text = existsSync(join(queueDir, "lock.1"))
-            ? readFileSync(join(queueDir, "lock.1"), "utf8")
+          const text = existsSync(join(directory, "lock.1"))
+            ? readFileSync(join(directory, "lock.1"), "utf8")
             : "";
           pid = Number(text.split(" ")[0]);
           if (pid > 0 && /\) Z /.test(readFileSync(`/proc/${pid}/stat`, "utf8"))) break;
           await sleep(50);
         }
-        // When this process asks for the queue, Then it takes it at once
-        const lock = await lockQueueDirectory(queueDir);
-        assert.equal(lock.id.file, join(queueDir, "lock.2"));
+        // When this process asks for the directory, Then it takes it at once
+        const lock = await lockDirectory(directory);
+        assert.equal(lock.id.file, join(directory, "lock.2"));
         lock.release();
       } finally {
         parent.kill("SIGKILL");
@@ -277,11 +272,11 @@ describe("the queue directory's lock", () => {
     async () => {
       // Given an owner in a pid namespace of its own (as in another container sharing the folder),
       // holding the lock (which renews itself) and doing nothing else
-      const queueDir = mkdtempSync(join(base, "namespace-"));
-      const module = new URL("../attestor/queue-lock.ts", import.meta.url).href;
+      const directory = mkdtempSync(join(base, "namespace-"));
+      const module = new URL("../dir-lock.ts", import.meta.url).href;
       const script = `
-        const { lockQueueDirectory } = await import(${JSON.stringify(module)});
-        await lockQueueDirectory(${JSON.stringify(queueDir)});
+        const { lockDirectory } = await import(${JSON.stringify(module)});
+        await lockDirectory(${JSON.stringify(directory)});
         setInterval(() => {}, 1 << 30); // runs until killed
         console.log(process.pid);`;
       const owner = spawnScriptInNewPidNamespace(script);
@@ -290,16 +285,13 @@ describe("the queue directory's lock", () => {
         const [printed] = (await once(owner.child.stdout, "data")) as [Buffer];
         // It is process 1 there; here, its id names some other process or none
         assert.equal(printed.toString().trim(), "1");
-        // When this process asks for the queue while that owner runs, Then it is refused, naming it
-        await assert.rejects(
-          lockQueueDirectory(queueDir),
-          (error) => isAbasError(error, ABAS_SDK__ATTESTOR_QUEUE_LOCKED) && error.context.pid === 1,
-        );
+        // When this process asks for the directory while that owner runs, Then it is refused, naming it
+        await assert.rejects(lockDirectory(directory), lockedBy(1));
         // And when the owner is killed (its namespace ends with it), Then the lock it left is taken over
         owner.kill();
         await exited;
-        const lock = await lockQueueDirectory(queueDir);
-        assert.deepEqual(readdirSync(queueDir), ["lock.2"]);
+        const lock = await lockDirectory(directory);
+        assert.deepEqual(readdirSync(directory), ["lock.2"]);
         lock.release();
       } finally {
         owner.kill();

@@ -1,11 +1,11 @@
 /**
- * Which process holds a queue's lock, said so that another process can tell whether it still runs
+ * Which process holds a directory's lock, said so that another process can tell whether it still runs
  * even when process ids are reused. A process id alone names a different process once its own has
  * ended: in particular a container's entry point is process 1 of every run of the container, and
  * to a restarted container the lock its last run left names itself. On Linux the lock also names
  * the boot, the pid namespace and the process's start time, so that a process id is judged by the
  * process it named, not by whatever process has that id now. Where a process cannot be looked at
- * this way (another pid namespace or boot, or no /proc), the lock's renewals tell (queue-lock.ts).
+ * this way (another pid namespace or boot, or no /proc), the lock's renewals tell (dir-lock.ts).
  */
 import { readFileSync, readlinkSync } from "node:fs";
 
@@ -95,7 +95,8 @@ export function parseIdentity(text: string): ProcessIdentity | undefined {
   return { pid: Number(pid), boot, namespace, start };
 }
 
-function isProcessAlive(pid: number): boolean {
+/** Whether a process with this id exists (whichever process has the id now). */
+export function isProcessAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
