@@ -1,20 +1,24 @@
 /**
  * One ledger process at a time has a data folder open (`lock/`, `@abas/dir-lock`): a second
  * `abas-ledger` on the folder stops at once naming the first, which serves on, however many start
- * at the same moment; a lock left by a process that no longer runs (kill -9) is taken over, and so
- * is the `ledger.lock` of earlier versions.
+ * at the same moment; a lock left by a process that no longer runs (kill -9) is taken over; a
+ * ledger whose folder was taken over (it was paused past its lock's renewals) writes nothing more.
  */
 import assert from "node:assert/strict";
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 
 import { directoryLockHolder } from "@abas/dir-lock";
-import { createSolanaRpc } from "@solana/kit";
+import { createSolanaRpc, generateKeyPairSigner } from "@solana/kit";
 
+import { resolveLedgerConfig } from "../config.js";
 import { spawnLedgerProcess } from "../index.js";
+import { openLedger } from "../ledger/open-ledger.js";
+import { silentLogger } from "../logger.js";
+import { dataDirPaths } from "../storage/data-dir.js";
 import { temporaryDataDir } from "./support/ledger-under-test.js";
 
 test("a data folder another ledger has open: abas-ledger names that process, exit code 1, and the first serves on", async () => {
@@ -62,24 +66,63 @@ test("a lock left by a ledger killed with SIGKILL is taken over", async () => {
   }
 });
 
-test("the ledger.lock of an earlier version: refused while its process runs, removed once it is gone", async () => {
-  // Given a data folder whose ledger.lock names a process that runs (this one's parent)
+test("the ledger.lock file of earlier versions is no longer read, and is removed", async () => {
+  // Given a data folder with the lock file earlier versions wrote, naming a process that runs
   const dataDir = temporaryDataDir();
   const legacyLock = join(dataDir.path, "ledger.lock");
   writeFileSync(legacyLock, `${process.ppid}\n`);
-  // When a ledger starts on it, Then it exits naming that process
-  await assert.rejects(spawnLedgerProcess({ dataDir: dataDir.path }), (error: Error) =>
-    error.message.includes(`is already open in process ${process.ppid}`),
-  );
-  // And given instead one naming a process that has exited
-  writeFileSync(legacyLock, `${spawnSync(process.execPath, ["-e", "0"]).pid}\n`);
+  // When a ledger starts on it, Then it runs and the old file is gone
   const ledger = await spawnLedgerProcess({ dataDir: dataDir.path });
   try {
-    // Then the ledger runs and the old lock is gone
     assert.equal(await createSolanaRpc(ledger.rpcUrl).getHealth().send(), "ok");
     assert.equal(existsSync(legacyLock), false);
   } finally {
     await ledger.stop();
+    dataDir.remove();
+  }
+});
+
+test("a ledger whose folder another process took over writes nothing more to it", async () => {
+  // Given a ledger that confirmed a transaction
+  const dataDir = temporaryDataDir();
+  const paths = dataDirPaths(dataDir.path);
+  const opened = await openLedger(resolveLedgerConfig({ dataDir: dataDir.path }), silentLogger);
+  try {
+    const recipient = (await generateKeyPairSigner()).address;
+    assert.ok("signature" in (await opened.ledger.requestAirdrop(recipient, 1_000_000n)));
+    // When another process takes the folder over, as one does after a paused owner stopped
+    // renewing its lock (done here by hand: the new owner's lock.2, the old lock.1 removed)
+    const [own] = readdirSync(paths.lock);
+    writeFileSync(join(paths.lock, "lock.2"), "1");
+    rmSync(join(paths.lock, own!));
+    const logBytes = statSync(paths.eventLog).size;
+    const snapshots = readdirSync(paths.snapshots);
+    // Then a transaction is refused, naming the takeover, and nothing reaches the log
+    await assert.rejects(
+      opened.ledger.requestAirdrop(recipient, 2_000_000n),
+      (error: Error) =>
+        error.name === "LedgerWriteError" && /another process took the ledger in/.test(error.message),
+    );
+    assert.equal(statSync(paths.eventLog).size, logBytes);
+    // And closing it writes no snapshot into the folder
+    opened.close();
+    assert.deepEqual(readdirSync(paths.snapshots), snapshots);
+    assert.equal(statSync(paths.eventLog).size, logBytes);
+  } finally {
+    opened.close();
+    dataDir.remove();
+  }
+});
+
+test("a file where the ledger keeps its lock folder: abas-ledger names it and stops", async () => {
+  const dataDir = temporaryDataDir();
+  writeFileSync(join(dataDir.path, "lock"), "a file of someone's");
+  try {
+    await assert.rejects(spawnLedgerProcess({ dataDir: dataDir.path }), (error: Error) =>
+      error.message.includes(`abas-ledger: ${join(dataDir.path, "lock")} is not a folder`),
+    );
+    assert.equal(readFileSync(join(dataDir.path, "lock"), "utf8"), "a file of someone's");
+  } finally {
     dataDir.remove();
   }
 });

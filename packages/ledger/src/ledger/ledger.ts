@@ -11,6 +11,7 @@ import type { Address, EncodedAccount } from "@solana/kit";
 import type { LiteSVM } from "litesvm";
 
 import type { Logger } from "../logger.js";
+import { DataDirTakenOverError } from "../storage/data-dir.js";
 import type { EventLog, LogPosition } from "../storage/event-log.js";
 import { HistoryIndex, type HistoryEntry, type SignatureQuery } from "../storage/history-index.js";
 import { decodeLogRecord, encodeLogRecord, type TransactionRecord } from "../storage/log-record.js";
@@ -546,12 +547,20 @@ export class Ledger {
   snapshot(): void {
     if (this.writeFailure !== undefined) return;
     const started = performance.now();
-    const path = this.snapshots.write({
-      logOffset: this.log.end,
-      anchors: this.clock.allAnchors,
-      svmState: this.svm.toBytes(),
-      history: this.history.serialize(),
-    });
+    let path: string;
+    try {
+      path = this.snapshots.write({
+        logOffset: this.log.end,
+        anchors: this.clock.allAnchors,
+        svmState: this.svm.toBytes(),
+        history: this.history.serialize(),
+      });
+    } catch (error) {
+      // Another process owns the folder now: nothing more is written to it.
+      if (!(error instanceof DataDirTakenOverError)) throw error;
+      this.refuseFurtherWrites(error);
+      return;
+    }
     this.transactionsSinceSnapshot = 0;
     this.logger.info("snapshot written", {
       path,

@@ -122,7 +122,12 @@ function readGenesisInfo(paths: DataDirPaths): GenesisInfo {
   return info;
 }
 
-async function createGenesis(config: LedgerConfig, paths: DataDirPaths, logger: Logger): Promise<Ledger> {
+async function createGenesis(
+  config: LedgerConfig,
+  paths: DataDirPaths,
+  assertOwned: () => void,
+  logger: Logger,
+): Promise<Ledger> {
   assertProgramExists(config);
   const programBytes = new Uint8Array(readFileSync(config.programPath));
   const programKeypair = readKeypairFile(PROGRAM_KEYPAIR_PATH);
@@ -153,14 +158,14 @@ async function createGenesis(config: LedgerConfig, paths: DataDirPaths, logger: 
     data: nativeMint,
     space: BigInt(nativeMint.length),
   });
-  const log = EventLog.open(paths.eventLog);
+  const log = EventLog.open(paths.eventLog, { assertOwned });
   const genesisAnchor: ClockAnchor = { slot: 0n, unixMs: Date.now(), slotMs: config.slotMs };
   log.append(encodeLogRecord({ kind: "clock-anchor", anchor: genesisAnchor }), { durable: false });
   const ledger = new Ledger({
     svm,
     history: new HistoryIndex(),
     log,
-    snapshots: new SnapshotStore(paths.snapshots, logger),
+    snapshots: new SnapshotStore(paths.snapshots, logger, assertOwned),
     anchors: [genesisAnchor],
     genesis,
     genesisHashBytes,
@@ -186,19 +191,20 @@ async function createGenesis(config: LedgerConfig, paths: DataDirPaths, logger: 
 function recover(
   config: LedgerConfig,
   paths: DataDirPaths,
+  assertOwned: () => void,
   logger: Logger,
 ): { ledger: Ledger; replayed: number; replayMs: number; tornBytes: number } {
   const genesis = readGenesisInfo(paths);
   const faucetKeypair = readKeypairFile(paths.faucetKeypair);
   const markKey = durableMarkKey(faucetKeypair.bytes);
-  const snapshots = new SnapshotStore(paths.snapshots, logger);
+  const snapshots = new SnapshotStore(paths.snapshots, logger, assertOwned);
   const snapshot = snapshots.loadNewest();
   if (snapshot === undefined) {
     throw new Error(
       `no readable snapshot in ${paths.snapshots}: the ledger cannot be recovered (start again with --reset)`,
     );
   }
-  const log = EventLog.open(paths.eventLog);
+  const log = EventLog.open(paths.eventLog, { assertOwned });
   if (log.end < snapshot.logOffset) {
     log.close();
     throw new LedgerLogTruncatedError(paths.eventLog, log.end, snapshot.path, snapshot.logOffset);
@@ -247,7 +253,7 @@ export async function openLedger(config: LedgerConfig, logger: Logger): Promise<
   const started = performance.now();
   const paths = dataDirPaths(config.dataDir);
   ensureDataDir(paths);
-  const unlock = await lockDataDir(paths);
+  const lock = await lockDataDir(paths);
   try {
     if (config.reset) {
       logger.info("resetting the ledger", { dataDir: paths.root });
@@ -261,7 +267,7 @@ export async function openLedger(config: LedgerConfig, logger: Logger): Promise<
     let ledger: Ledger;
     let report: Omit<StartupReport, "totalMs">;
     if (existsSync(paths.genesis)) {
-      const recovered = recover(config, paths, logger);
+      const recovered = recover(config, paths, lock.assertHeld, logger);
       ledger = recovered.ledger;
       report = {
         kind: "recovered",
@@ -271,7 +277,7 @@ export async function openLedger(config: LedgerConfig, logger: Logger): Promise<
       };
       if (recovered.replayed > 0) ledger.snapshot();
     } else {
-      ledger = await createGenesis(config, paths, logger);
+      ledger = await createGenesis(config, paths, lock.assertHeld, logger);
       report = { kind: "genesis", replayedTransactions: 0, replayMs: 0, tornBytes: 0 };
     }
     ledger.startSession(config.slotMs);
@@ -289,12 +295,12 @@ export async function openLedger(config: LedgerConfig, logger: Logger): Promise<
         try {
           ledger.close();
         } finally {
-          unlock();
+          lock.release();
         }
       },
     };
   } catch (error) {
-    unlock();
+    lock.release();
     throw error;
   }
 }

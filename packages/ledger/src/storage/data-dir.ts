@@ -10,10 +10,10 @@
  *
  * The faucet keypair is a secret: the directories are 0700 and every file 0600 (PRIVATE_FILE_MODE).
  */
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 
-import { DirectoryLockedError, isProcessAlive, lockDirectory, type DirectoryLock } from "@abas/dir-lock";
+import { DirectoryLockedError, lockDirectory, lockFileRemains, type DirectoryLock } from "@abas/dir-lock";
 
 export interface DataDirPaths {
   readonly root: string;
@@ -22,7 +22,7 @@ export interface DataDirPaths {
   readonly eventLog: string;
   readonly snapshots: string;
   readonly lock: string;
-  /** The lock file of versions before `lock/`: the pid alone. */
+  /** The lock file of earlier versions, removed when the folder is locked. */
   readonly legacyLock: string;
 }
 
@@ -45,6 +45,11 @@ const PRIVATE_DIRECTORY_MODE = 0o700;
 /** Creates the directories, and makes them and the ledger's files private (older versions left them 0644). */
 export function ensureDataDir(paths: DataDirPaths): void {
   for (const directory of [paths.snapshots, paths.lock]) {
+    if (existsSync(directory) && !statSync(directory).isDirectory()) {
+      throw new Error(
+        `${directory} is not a folder: the ledger keeps its own files there; move it out of the way`,
+      );
+    }
     mkdirSync(directory, { recursive: true, mode: PRIVATE_DIRECTORY_MODE });
   }
   for (const directory of [paths.root, paths.snapshots, paths.lock]) {
@@ -65,36 +70,46 @@ export class DataDirLockedError extends Error {
   override readonly name = "DataDirLockedError";
 }
 
-function alreadyOpen(paths: DataDirPaths, pid: number): DataDirLockedError {
-  return new DataDirLockedError(`the ledger in ${paths.root} is already open in process ${pid}`);
+/** Another process took the data folder over while this one held it (paused past its lock's renewals). */
+export class DataDirTakenOverError extends Error {
+  override readonly name = "DataDirTakenOverError";
+  constructor(root: string) {
+    super(`another process took the ledger in ${root} over; this ledger writes nothing more to it`);
+  }
+}
+
+export interface DataDirLock {
+  /** Throws DataDirTakenOverError once another process has taken the folder over: checked before each write. */
+  readonly assertHeld: () => void;
+  readonly release: () => void;
 }
 
 /**
  * Takes the directory for this process, which `ensureDataDir` made: one process at a time, however
- * many start at once; a lock left by a process that no longer runs (kill -9) is taken over. The
- * returned function gives it up.
+ * many start at once; a lock left by a process that no longer runs (kill -9) is taken over.
  */
-export async function lockDataDir(paths: DataDirPaths): Promise<() => void> {
+export async function lockDataDir(paths: DataDirPaths): Promise<DataDirLock> {
   let lock: DirectoryLock;
   try {
     lock = await lockDirectory(paths.lock);
   } catch (error) {
-    throw error instanceof DirectoryLockedError ? alreadyOpen(paths, error.pid) : error;
+    if (!(error instanceof DirectoryLockedError)) throw error;
+    throw new DataDirLockedError(
+      `the ledger in ${paths.root} is already open in process ${error.pid} (if that process does not ` +
+        `use this folder, as when the folder was copied from a running ledger's, empty ${error.lockFile}; ` +
+        "never delete it)",
+    );
   }
-  // A ledger of an earlier version, which wrote its pid alone, may still have the folder open.
-  const legacyPid = existsSync(paths.legacyLock)
-    ? Number(readFileSync(paths.legacyLock, "utf8").trim())
-    : undefined;
-  if (
-    legacyPid !== undefined &&
-    Number.isSafeInteger(legacyPid) &&
-    legacyPid > 0 &&
-    legacyPid !== process.pid &&
-    isProcessAlive(legacyPid)
-  ) {
-    lock.release();
-    throw alreadyOpen(paths, legacyPid);
+  try {
+    // Earlier versions locked the folder with this file (a process id); it is no longer read.
+    rmSync(paths.legacyLock, { force: true, recursive: true });
+  } catch {
+    // Left where it cannot be removed: nothing reads it.
   }
-  rmSync(paths.legacyLock, { force: true });
-  return () => lock.release();
+  return {
+    assertHeld: () => {
+      if (!lockFileRemains(lock.id)) throw new DataDirTakenOverError(paths.root);
+    },
+    release: () => lock.release(),
+  };
 }

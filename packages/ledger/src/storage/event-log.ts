@@ -46,6 +46,11 @@ export interface ScanResult {
   readonly tornBytes: number;
 }
 
+export interface EventLogOptions {
+  /** Throws when this process may no longer write the log (its folder was taken over): checked before each write. */
+  readonly assertOwned?: () => void;
+}
+
 export class EventLog {
   private syncsInFlight = 0;
   private closeRequested = false;
@@ -54,12 +59,13 @@ export class EventLog {
   private constructor(
     private readonly fd: number,
     private size: number,
+    private readonly assertOwned: () => void,
   ) {
     this.durable = size;
   }
 
   /** Opens the log, creating it (with its header) when missing. */
-  static open(path: string): EventLog {
+  static open(path: string, { assertOwned = () => {} }: EventLogOptions = {}): EventLog {
     const fd = openSync(path, "a+", PRIVATE_FILE_MODE);
     // "a+" would force every write to the end; reopen read-write now that the file exists.
     closeSync(fd);
@@ -68,7 +74,7 @@ export class EventLog {
     if (size === 0) {
       writeSync(rw, FILE_HEADER, 0, FILE_HEADER.length, 0);
       fdatasyncSync(rw);
-      return new EventLog(rw, FILE_HEADER.length);
+      return new EventLog(rw, FILE_HEADER.length, assertOwned);
     }
     const header = new Uint8Array(FILE_HEADER.length);
     const read = readSync(rw, header, 0, header.length, 0);
@@ -78,7 +84,7 @@ export class EventLog {
     }
     // What a killed process appended may still be only in the OS's cache: on disk from here on.
     fdatasyncSync(rw);
-    return new EventLog(rw, size);
+    return new EventLog(rw, size, assertOwned);
   }
 
   /** Offset of the first record. */
@@ -97,6 +103,7 @@ export class EventLog {
 
   /** Appends one record; with `durable` (the default) returns only once it is on disk. */
   append(payload: Uint8Array, options: { durable?: boolean } = {}): LogPosition {
+    this.assertOwned();
     const frame = new Uint8Array(FRAME_HEADER_SIZE + payload.length);
     const view = new DataView(frame.buffer);
     view.setUint32(0, payload.length, true);
@@ -198,6 +205,7 @@ export class EventLog {
 
   /** Cuts the file at `end` (after a torn frame was found there). */
   truncate(end: number): void {
+    this.assertOwned();
     ftruncateSync(this.fd, end);
     fdatasyncSync(this.fd);
     this.size = end;

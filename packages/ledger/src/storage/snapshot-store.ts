@@ -44,10 +44,13 @@ export class SnapshotStore {
   constructor(
     readonly directory: string,
     private readonly logger: Logger,
+    /** Throws when this process may no longer write the folder (it was taken over): checked before each write. */
+    private readonly assertOwned: () => void = () => {},
   ) {}
 
   /** Writes a snapshot and drops all but the newest ones; returns its path. */
   write(snapshot: Snapshot): string {
+    this.assertOwned();
     const history = utf8.encode(JSON.stringify(snapshot.history));
     const header: SnapshotHeader = {
       version: 1,
