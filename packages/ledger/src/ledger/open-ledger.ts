@@ -267,7 +267,7 @@ export async function openLedger(config: LedgerConfig, logger: Logger): Promise<
     let ledger: Ledger;
     let report: Omit<StartupReport, "totalMs">;
     if (existsSync(paths.genesis)) {
-      const recovered = recover(config, paths, lock.assertHeld, logger);
+      const recovered = recover(config, paths, lock.assertOwned, logger);
       ledger = recovered.ledger;
       report = {
         kind: "recovered",
@@ -277,7 +277,7 @@ export async function openLedger(config: LedgerConfig, logger: Logger): Promise<
       };
       if (recovered.replayed > 0) ledger.snapshot();
     } else {
-      ledger = await createGenesis(config, paths, lock.assertHeld, logger);
+      ledger = await createGenesis(config, paths, lock.assertOwned, logger);
       report = { kind: "genesis", replayedTransactions: 0, replayMs: 0, tornBytes: 0 };
     }
     ledger.startSession(config.slotMs);

@@ -80,7 +80,7 @@ export class DataDirTakenOverError extends Error {
 
 export interface DataDirLock {
   /** Throws DataDirTakenOverError once another process has taken the folder over: checked before each write. */
-  readonly assertHeld: () => void;
+  readonly assertOwned: () => void;
   readonly release: () => void;
 }
 
@@ -107,7 +107,7 @@ export async function lockDataDir(paths: DataDirPaths): Promise<DataDirLock> {
     // Left where it cannot be removed: nothing reads it.
   }
   return {
-    assertHeld: () => {
+    assertOwned: () => {
       if (!lockFileRemains(lock.id)) throw new DataDirTakenOverError(paths.root);
     },
     release: () => lock.release(),
