@@ -10,7 +10,7 @@
 import { spawnSync } from "node:child_process";
 import { readdirSync } from "node:fs";
 
-import { procStatFields } from "./process-cpu.js";
+import { procStatFields } from "../packages/dir-lock/src/process-identity.js";
 
 const SCAN_MS = 100;
 

@@ -1,21 +1,8 @@
-import { readFileSync } from "node:fs";
-
-/**
- * The fields of /proc/<pid>/stat (Linux) after the process's name, from its state on (field 3), or
- * undefined once the process has ended.
- */
-export function procStatFields(pid: number | undefined): string[] | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  } catch {
-    return undefined;
-  }
-}
+import { procStatFields } from "../packages/dir-lock/src/process-identity.js";
 
 /** User and system time of a process from /proc (Linux), in ms: clock ticks of 10 ms. */
 export function processCpuMs(pid: number | undefined): number | undefined {
-  const fields = procStatFields(pid);
+  const fields = pid === undefined ? undefined : procStatFields(pid);
   return fields === undefined ? undefined : (Number(fields[11]) + Number(fields[12])) * 10;
 }
 

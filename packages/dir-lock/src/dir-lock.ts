@@ -190,10 +190,10 @@ export class DirectoryLockedError extends Error {
 }
 
 /**
- * Makes this process the only owner of a directory (which must exist). A lock left by a process that no longer
- * runs (killed, crashed) is taken over; one naming a process that runs, whatever it is, is not;
- * one naming a process this one cannot look at is watched for LEASE_WATCH_MS first; one naming
- * a process that runs throws DirectoryLockedError.
+ * Makes this process the only owner of a directory (which must exist). A lock left by a process
+ * that no longer runs (killed, crashed) is taken over; one naming a process that runs, whatever it
+ * is, throws DirectoryLockedError; one naming a process this one cannot look at is watched for
+ * LEASE_WATCH_MS first.
  */
 export async function lockDirectory(directory: string): Promise<DirectoryLock> {
   for (let round = 0; round < MAX_ROUNDS; round++) {

@@ -28,17 +28,22 @@ const BOOT = /^[0-9a-f-]{1,64}$/;
 const NUMBER = /^\d{1,20}$/;
 
 /**
- * Fields 3 (the state: R, S, Z...) and 22 (the start time) of /proc/<pid>/stat, read after the
- * command name, which may hold spaces and parentheses; undefined when it cannot be read.
+ * The fields of /proc/<pid>/stat (Linux) from the state on (field 3), read after the command name,
+ * which may hold spaces and parentheses; undefined when it cannot be read (the process ended).
  */
-function procStat(pid: number | "self"): { state: string; start: string } | undefined {
+export function procStatFields(pid: number | "self"): string[] | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return { state: fields[0]!, start: fields[19]! };
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   } catch {
     return undefined;
   }
+}
+
+/** Fields 3 (the state: R, S, Z...) and 22 (the start time) of /proc/<pid>/stat. */
+function procStat(pid: number | "self"): { state: string; start: string } | undefined {
+  const fields = procStatFields(pid);
+  return fields === undefined ? undefined : { state: fields[0]!, start: fields[19]! };
 }
 
 /**
