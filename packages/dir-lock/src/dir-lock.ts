@@ -167,6 +167,15 @@ export function lockFileRemains(id: LockFileId): boolean {
   return stat !== undefined && stat.ino === id.ino && stat.dev === id.dev;
 }
 
+/** lockFileRemains for a renewal: a file it cannot look at (permissions changed under it) counts as still there. */
+function stillOwned(id: LockFileId): boolean {
+  try {
+    return lockFileRemains(id);
+  } catch {
+    return true;
+  }
+}
+
 export interface DirectoryLock {
   /** The lock file, for its renewals (`renewDirectoryLock`) and `lockFileRemains`. */
   readonly id: LockFileId;
@@ -189,13 +198,24 @@ export class DirectoryLockedError extends Error {
   }
 }
 
+export interface LockDirectoryOptions {
+  /**
+   * Called once when a renewal finds the lock file gone: another process took the directory over
+   * (this one was paused past LEASE_WATCH_MS, seen from another pid namespace or boot). Renewals stop.
+   */
+  readonly onTakenOver?: () => void;
+}
+
 /**
  * Makes this process the only owner of a directory (which must exist). A lock left by a process
  * that no longer runs (killed, crashed) is taken over; one naming a process that runs, whatever it
  * is, throws DirectoryLockedError; one naming a process this one cannot look at is watched for
  * LEASE_WATCH_MS first.
  */
-export async function lockDirectory(directory: string): Promise<DirectoryLock> {
+export async function lockDirectory(
+  directory: string,
+  { onTakenOver }: LockDirectoryOptions = {},
+): Promise<DirectoryLock> {
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const highest = highestLock(directory);
     if (highest > 0) {
@@ -237,7 +257,14 @@ export async function lockDirectory(directory: string): Promise<DirectoryLock> {
     removeLeftovers(directory, own);
     // Renewed from the moment it is taken (an owner whose own thread may be held by its work
     // renews it from another thread too, as the attestor's sender thread does).
-    const renewal = setInterval(() => renewDirectoryLock(lockFile), LEASE_RENEW_MS).unref();
+    const renewal = setInterval(() => {
+      if (stillOwned(id)) {
+        renewDirectoryLock(lockFile);
+        return;
+      }
+      clearInterval(renewal);
+      onTakenOver?.();
+    }, LEASE_RENEW_MS).unref();
     return {
       id,
       isHeld: () => lockFileRemains(id) && highestLock(directory) === own,

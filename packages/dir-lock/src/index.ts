@@ -7,6 +7,7 @@ export {
   lockFileRemains,
   renewDirectoryLock,
   type DirectoryLock,
+  type LockDirectoryOptions,
   type LockFileId,
 } from "./dir-lock.js";
 export { isProcessAlive } from "./process-identity.js";

@@ -38,7 +38,14 @@ async function main(): Promise<void> {
   const logger = createLogger(commandLine.config.logLevel);
   let ledger: RunningLedger;
   try {
-    ledger = await startLedger({ ...commandLine.config, logger });
+    ledger = await startLedger({
+      ...commandLine.config,
+      logger,
+      onTakenOver: (error) => {
+        process.stderr.write(`abas-ledger: ${error.message}\n`);
+        process.exit(1);
+      },
+    });
   } catch (error) {
     const { rpcPort, wsPort } = commandLine.config;
     const message = portInUseMessage(

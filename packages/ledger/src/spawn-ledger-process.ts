@@ -39,6 +39,8 @@ export interface LedgerProcess {
   kill9(): Promise<void>;
   /** The last lines the child logged, for error messages. */
   recentLogs(): string;
+  /** Settles when the process has exited, with its exit code (null when a signal ended it). */
+  readonly exited: Promise<number | null>;
 }
 
 const BANNER_FIELDS = {
@@ -160,5 +162,6 @@ export async function spawnLedgerProcess(options: SpawnLedgerOptions): Promise<L
     stop: () => signalAndWait("SIGTERM"),
     kill9: () => signalAndWait("SIGKILL"),
     recentLogs,
+    exited,
   };
 }

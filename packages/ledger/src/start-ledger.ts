@@ -31,6 +31,11 @@ export interface RunningLedger {
 export interface StartLedgerOptions extends LedgerOptions {
   /** Defaults to stderr lines at `logLevel`. */
   readonly logger?: Logger;
+  /**
+   * Called once the ledger has stopped serving because another process took its data folder over
+   * (this one was paused past its lock's renewals): what it would serve is no longer the folder's.
+   */
+  readonly onTakenOver?: (error: Error) => void;
 }
 
 function urlHost(host: string): string {
@@ -41,7 +46,8 @@ function urlHost(host: string): string {
 export async function startLedger(options: StartLedgerOptions): Promise<RunningLedger> {
   const config = resolveLedgerConfig(options);
   const logger = options.logger ?? createLogger(config.logLevel);
-  const opened = await openLedger(config, logger);
+  let takenOver = (_error: Error): void => {};
+  const opened = await openLedger(config, logger, { onTakenOver: (error) => takenOver(error) });
   const { ledger } = opened;
   const methods = createRpcMethods();
   const context: RpcContext = { ledger, logger, endpoints: { rpc: null, pubsub: null } };
@@ -61,6 +67,12 @@ export async function startLedger(options: StartLedgerOptions): Promise<RunningL
       opened.close();
       logger.info("ledger stopped", { dataDir: config.dataDir });
     })());
+  takenOver = (error) => {
+    logger.error("another process took the data folder over; stopping", { reason: error.message });
+    void stop()
+      .catch((stopError: unknown) => logger.error("stop failed", { reason: String(stopError) }))
+      .then(() => options.onTakenOver?.(error));
+  };
 
   try {
     const rpcPort = await listen(rpcServer, config.rpcPort, config.host);

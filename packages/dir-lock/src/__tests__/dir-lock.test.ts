@@ -267,6 +267,49 @@ describe("a directory's lock", () => {
   );
 
   it(
+    "tells an owner paused past its renewals, once it runs again, that another process took the directory over",
+    { skip: pidNamespaceSkip() },
+    async () => {
+      // Given an owner in a pid namespace of its own (another container sharing the folder) that
+      // says when it is told of a takeover
+      const directory = mkdtempSync(join(base, "paused-"));
+      const module = new URL("../dir-lock.ts", import.meta.url).href;
+      const script = `
+        const { lockDirectory } = await import(${JSON.stringify(module)});
+        await lockDirectory(${JSON.stringify(directory)}, {
+          onTakenOver: () => { console.log("taken over"); process.exit(0); },
+        });
+        setInterval(() => {}, 1 << 30); // runs until told or killed
+        console.log("owner");`;
+      const owner = spawnScriptInNewPidNamespace(script);
+      let printed = "";
+      owner.child.stdout.on("data", (chunk: Buffer) => (printed += chunk.toString()));
+      const exited = once(owner.child, "exit");
+      try {
+        while (!printed.includes("owner")) await sleep(20);
+        // When the owner is paused (SIGSTOP), and this process takes the directory once no renewal
+        // comes for LEASE_WATCH_MS
+        owner.kill("SIGSTOP");
+        const lock = await lockDirectory(directory);
+        assert.deepEqual(readdirSync(directory), ["lock.2"]);
+        // And the owner runs again
+        owner.kill("SIGCONT");
+        // Then it is told within a renewal or two, and the new owner's lock is untouched
+        const [code] = (await Promise.race([exited, sleep(10_000).then(() => ["still running"])])) as [
+          unknown,
+        ];
+        assert.equal(code, 0);
+        assert.equal(printed, "owner\ntaken over\n");
+        assert.equal(lock.isHeld(), true);
+        assert.deepEqual(readdirSync(directory), ["lock.2"]);
+        lock.release();
+      } finally {
+        owner.kill();
+      }
+    },
+  );
+
+  it(
     "takes over a lock of another pid namespace only once its owner stops renewing it",
     { skip: pidNamespaceSkip() },
     async () => {

@@ -10,12 +10,14 @@ import { once } from "node:events";
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
+import { setTimeout as delay } from "node:timers/promises";
 
 import { directoryLockHolder } from "@abas/dir-lock";
 import { createSolanaRpc, generateKeyPairSigner } from "@solana/kit";
 
 import { resolveLedgerConfig } from "../config.js";
 import { spawnLedgerProcess } from "../index.js";
+import type { LedgerWriteError } from "../ledger/ledger.js";
 import { openLedger } from "../ledger/open-ledger.js";
 import { silentLogger } from "../logger.js";
 import { dataDirPaths } from "../storage/data-dir.js";
@@ -100,8 +102,11 @@ test("a ledger whose folder another process took over writes nothing more to it"
     // Then a transaction is refused, naming the takeover, and nothing reaches the log
     await assert.rejects(
       opened.ledger.requestAirdrop(recipient, 2_000_000n),
-      (error: Error) =>
-        error.name === "LedgerWriteError" && /another process took the ledger in/.test(error.message),
+      (error: LedgerWriteError) =>
+        error.outcome === "not applied" &&
+        /^another process took the ledger in .* over; this ledger writes nothing more to it\. This transaction was not applied: send it to the ledger that has the folder now$/.test(
+          error.message,
+        ),
     );
     assert.equal(statSync(paths.eventLog).size, logBytes);
     // And closing it writes no snapshot into the folder
@@ -110,6 +115,34 @@ test("a ledger whose folder another process took over writes nothing more to it"
     assert.equal(statSync(paths.eventLog).size, logBytes);
   } finally {
     opened.close();
+    dataDir.remove();
+  }
+});
+
+test("abas-ledger whose folder another process took over stops serving: exit code 1, naming the takeover", async () => {
+  // Given a ledger process serving a data folder
+  const dataDir = temporaryDataDir();
+  const paths = dataDirPaths(dataDir.path);
+  const ledger = await spawnLedgerProcess({ dataDir: dataDir.path });
+  try {
+    assert.equal(await createSolanaRpc(ledger.rpcUrl).getHealth().send(), "ok");
+    // When another process takes the folder over (by hand, as in the test above)
+    const [own] = readdirSync(paths.lock);
+    writeFileSync(join(paths.lock, "lock.2"), "1");
+    rmSync(join(paths.lock, own!));
+    // Then at its next renewal of the lock (every second) it stops, naming the takeover
+    const code = await Promise.race([ledger.exited, delay(10_000).then(() => "still running")]);
+    assert.equal(code, 1, ledger.recentLogs());
+    assert.ok(
+      ledger.recentLogs().includes(`abas-ledger: another process took the ledger in ${dataDir.path} over`),
+      ledger.recentLogs(),
+    );
+    // And it serves nothing more, and left the new owner's lock as it was
+    await assert.rejects(createSolanaRpc(ledger.rpcUrl).getHealth().send());
+    assert.deepEqual(readdirSync(paths.lock), ["lock.2"]);
+    assert.equal(readFileSync(join(paths.lock, "lock.2"), "utf8"), "1");
+  } finally {
+    await ledger.stop();
     dataDir.remove();
   }
 });

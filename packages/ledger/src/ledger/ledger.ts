@@ -82,7 +82,8 @@ export interface LedgerParts {
  * `outcome` says what became of the transaction refused: "unknown" for one whose record was being
  * written or synced when the write failed (a restart applies it if its record reached the disk, so
  * its signature tells after the restart), "not applied" for one sent after the failure, which the
- * ledger refused without running it.
+ * ledger refused without running it, or whose record it did not write. When another process took
+ * the data folder over, that process is the ledger now: a restart of this one would be refused.
  */
 export class LedgerWriteError extends Error {
   override readonly name = "LedgerWriteError";
@@ -91,11 +92,13 @@ export class LedgerWriteError extends Error {
     readonly outcome: "unknown" | "not applied",
   ) {
     super(
-      outcome === "unknown"
-        ? `the ledger could not write its event log (${cause.message}): whether this transaction ` +
+      cause instanceof DataDirTakenOverError
+        ? `${cause.message}. This transaction was not applied: send it to the ledger that has the folder now`
+        : outcome === "unknown"
+          ? `the ledger could not write its event log (${cause.message}): whether this transaction ` +
             "landed is known only after a restart, which applies it if its record reached the disk; " +
             "look up its signature then. The ledger refuses further transactions until it is restarted"
-        : `the ledger refuses transactions since it could not write its event log (${cause.message}); ` +
+          : `the ledger refuses transactions since it could not write its event log (${cause.message}); ` +
             "this one was not applied. Restart the ledger",
       { cause },
     );
@@ -395,7 +398,11 @@ export class Ledger {
         { durable: false },
       );
     } catch (error) {
-      throw this.refuseFurtherWrites(error as Error);
+      // Taken over: checked before anything was written, so the record is not in the log.
+      throw this.refuseFurtherWrites(
+        error as Error,
+        error instanceof DataDirTakenOverError ? "not applied" : "unknown",
+      );
     }
     return this.entryFor(transaction, clock, execution.meta.err, execution.accountKeys, position);
   }
@@ -417,12 +424,15 @@ export class Ledger {
    * The SVM already applied transactions the disk may not have: accepting more would build on
    * state that a restart cannot reproduce.
    */
-  private refuseFurtherWrites(error: Error): LedgerWriteError {
+  private refuseFurtherWrites(
+    error: Error,
+    outcome: LedgerWriteError["outcome"] = "unknown",
+  ): LedgerWriteError {
     this.writeFailure ??= error;
     this.logger.error("cannot write the event log; refusing further transactions", {
       reason: error.message,
     });
-    return new LedgerWriteError(error, "unknown");
+    return new LedgerWriteError(error, outcome);
   }
 
   private index(entry: HistoryEntry): void {

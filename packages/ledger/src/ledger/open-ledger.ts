@@ -17,6 +17,7 @@ import type { Logger } from "../logger.js";
 import { fsyncDirectory, writeFileAtomically } from "../storage/atomic-file.js";
 import {
   dataDirPaths,
+  type DataDirTakenOverError,
   ensureDataDir,
   lockDataDir,
   removeLedgerFiles,
@@ -249,11 +250,24 @@ function recover(
   return { ledger, replayed, replayMs: performance.now() - started, tornBytes: scan.tornBytes };
 }
 
-export async function openLedger(config: LedgerConfig, logger: Logger): Promise<OpenedLedger> {
+export interface OpenLedgerOptions {
+  /**
+   * Called once another process has taken the data folder over (this one was paused past its
+   * lock's renewals): the ledger already writes nothing more, and what it serves is no longer
+   * the folder's.
+   */
+  readonly onTakenOver?: (error: DataDirTakenOverError) => void;
+}
+
+export async function openLedger(
+  config: LedgerConfig,
+  logger: Logger,
+  { onTakenOver }: OpenLedgerOptions = {},
+): Promise<OpenedLedger> {
   const started = performance.now();
   const paths = dataDirPaths(config.dataDir);
   ensureDataDir(paths);
-  const lock = await lockDataDir(paths);
+  const lock = await lockDataDir(paths, { onTakenOver });
   try {
     if (config.reset) {
       logger.info("resetting the ledger", { dataDir: paths.root });

@@ -88,10 +88,15 @@ export interface DataDirLock {
  * Takes the directory for this process, which `ensureDataDir` made: one process at a time, however
  * many start at once; a lock left by a process that no longer runs (kill -9) is taken over.
  */
-export async function lockDataDir(paths: DataDirPaths): Promise<DataDirLock> {
+export async function lockDataDir(
+  paths: DataDirPaths,
+  { onTakenOver }: { readonly onTakenOver?: (error: DataDirTakenOverError) => void } = {},
+): Promise<DataDirLock> {
   let lock: DirectoryLock;
   try {
-    lock = await lockDirectory(paths.lock);
+    lock = await lockDirectory(paths.lock, {
+      onTakenOver: () => onTakenOver?.(new DataDirTakenOverError(paths.root)),
+    });
   } catch (error) {
     if (!(error instanceof DirectoryLockedError)) throw error;
     throw new DataDirLockedError(
