@@ -9,6 +9,8 @@
  *   BENCH_RENDER_ONLY=1 npm run bench:mcp-proxy   (the docs section again, from the recorded figures)
  *   BENCH_OTHERS_IDLE=1 npm run bench:mcp-proxy   (a diagnosis: every thread but the main ones, and
  *     the ledger wholly, at SCHED_IDLE (idle-threads.ts); printed, not recorded)
+ *   BENCH_MESSAGE_BYTES=262144 BENCH_CALLS=200 npm run bench:mcp-proxy   (echo messages of that
+ *     size, so that the arguments and the result each carry it; printed, not recorded)
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, loadavg } from "node:os";
@@ -37,6 +39,9 @@ const DOCS_FILE = join(ROOT, "docs", "performance.md");
 const CALLS = Number(process.env.BENCH_CALLS ?? 2000);
 const WARM_UP = 100;
 const OTHERS_IDLE = process.env.BENCH_OTHERS_IDLE === "1";
+/** Bytes of each echo message when set (a diagnosis of large calls); short messages otherwise. */
+const MESSAGE_BYTES =
+  process.env.BENCH_MESSAGE_BYTES === undefined ? undefined : Number(process.env.BENCH_MESSAGE_BYTES);
 
 const BARE_PIPE = `const child = require("node:child_process").spawn(process.argv[1], process.argv.slice(2), { stdio: ["pipe", "pipe", "inherit"] });
 process.stdin.pipe(child.stdin); child.stdout.pipe(process.stdout); child.on("exit", (code) => process.exit(code ?? 1));`;
@@ -52,7 +57,11 @@ const round = (ms: number): number => Math.round(ms * 1000) / 1000;
 
 async function echo(route: Route, call: number): Promise<number> {
   const started = performance.now();
-  await route.connected.client.callTool({ name: "echo", arguments: { message: `call ${call}` } });
+  const message = `call ${call}`;
+  await route.connected.client.callTool({
+    name: "echo",
+    arguments: { message: MESSAGE_BYTES === undefined ? message : message.padEnd(MESSAGE_BYTES, "x") },
+  });
   return performance.now() - started;
 }
 
@@ -158,9 +167,11 @@ async function main(): Promise<void> {
     stopIdling?.();
     const results = routes.map(summary);
     console.table(results);
-    if (OTHERS_IDLE) {
+    if (OTHERS_IDLE || MESSAGE_BYTES !== undefined) {
       console.log(
-        "every thread but the main ones, and the ledger wholly, at SCHED_IDLE; nothing is recorded",
+        OTHERS_IDLE
+          ? "every thread but the main ones, and the ledger wholly, at SCHED_IDLE; nothing is recorded"
+          : `echo messages of ${MESSAGE_BYTES} bytes; nothing is recorded`,
       );
       return;
     }

@@ -212,6 +212,35 @@ describe("Attestor on the local ledger", () => {
     await attestor.close();
   });
 
+  it("hands a batch's receipts to onReceipt one per turn of the event loop: a slow hook never holds the thread for a whole batch", async () => {
+    // Given a hook that keeps the thread busy for 2 ms per receipt (as writing a large call to a file does)
+    const events: string[] = [];
+    const attestor = await Attestor.open(
+      options(newQueueDir(), {
+        maxBatchDelayMs: 3_600_000,
+        onReceipt: () => {
+          const until = performance.now() + 2;
+          while (performance.now() < until);
+          events.push("receipt");
+        },
+      }),
+    );
+    const recorded = Array.from({ length: 20 }, (_, index) =>
+      attestor.record({ actionType: "ToolCall", payload: `one per turn ${index}` }),
+    );
+    // And a timer of the agent's, due every millisecond
+    const ticker = setInterval(() => events.push("tick"), 1);
+    // When the batch of 20 is confirmed and its receipts delivered
+    await attestor.flush();
+    clearInterval(ticker);
+    await Promise.all(recorded.map((action) => action.receipt));
+    // Then the timer ran between the receipts of the batch, not only after all of them
+    const during = events.slice(events.indexOf("receipt"), events.lastIndexOf("receipt"));
+    assert.equal(events.filter((event) => event === "receipt").length, 20);
+    assert.ok(during.filter((event) => event === "tick").length >= 10, events.join(" "));
+    await attestor.close();
+  });
+
   it("leaves a batch open when its onReceipt hook fails for one receipt, and the next open delivers all of them again", async () => {
     // Given a hook that cannot save one receipt of a batch (its promise rejects)
     const queueDir = newQueueDir();

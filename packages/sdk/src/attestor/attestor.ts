@@ -412,17 +412,13 @@ export class Attestor {
       }
       this.#delivering += count;
       this.#confirmed += count;
-      const { onReceipt } = this.#options;
-      const deliveries = message.receipts.map((receipt, index) => {
+      void this.#deliver(message.receipts, (index) => {
         const id = message.actionIds[index]!;
-        this.#waiters.get(id)?.resolve(receipt);
+        this.#waiters.get(id)?.resolve(message.receipts[index]!);
         this.#waiters.delete(id);
-        return onReceipt(receipt);
-      });
-      const close = (delivered: boolean[]) =>
-        this.#closeBatch(message.batchId, count, delivered.includes(false) ? message.receipts : undefined);
-      if (deliveries.every((delivery) => typeof delivery === "boolean")) close(deliveries as boolean[]);
-      else void Promise.all(deliveries).then(close);
+      }).then((delivered) =>
+        this.#closeBatch(message.batchId, count, delivered.includes(false) ? message.receipts : undefined),
+      );
     } else if (message.type === "failed") {
       this.#batchesInFlight -= 1;
       this.#actionsInFlight -= message.actionIds.length;
@@ -484,6 +480,25 @@ export class Attestor {
     this.#notifyIfIdle();
   }
 
+  /**
+   * Hands a batch's receipts to the hook (`before` runs for each first), one per turn of the event
+   * loop: a hook that serialises and writes a file for each receipt then holds the agent's thread
+   * for one receipt at a time, never for a whole batch, and what the agent waits for meanwhile
+   * (a response, a timer) is served in between. Whether the hook took each.
+   */
+  async #deliver(
+    receipts: readonly BatchItemReceipt[],
+    before?: (index: number) => void,
+  ): Promise<boolean[]> {
+    const delivered: Array<Promise<boolean> | boolean> = [];
+    for (const [index, receipt] of receipts.entries()) {
+      if (index > 0) await new Promise((resolve) => setImmediate(resolve));
+      before?.(index);
+      delivered.push(this.#options.onReceipt(receipt));
+    }
+    return Promise.all(delivered);
+  }
+
   /** The next delivery of the batches left open: `retryDelayMs` × attempt later, at most 30 s. */
   #scheduleRedelivery(): void {
     if (this.#redelivery.timer !== undefined || this.#undelivered.size === 0 || this.#journalClosed) return;
@@ -498,7 +513,7 @@ export class Attestor {
   async #redeliver(): Promise<void> {
     this.#redelivery.timer = undefined;
     for (const [batchId, receipts] of [...this.#undelivered]) {
-      const delivered = await Promise.all(receipts.map((receipt) => this.#options.onReceipt(receipt)));
+      const delivered = await this.#deliver(receipts);
       if (this.#journalClosed) return;
       if (delivered.includes(false)) continue;
       try {
