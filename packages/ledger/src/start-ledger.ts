@@ -46,7 +46,11 @@ function urlHost(host: string): string {
 export async function startLedger(options: StartLedgerOptions): Promise<RunningLedger> {
   const config = resolveLedgerConfig(options);
   const logger = options.logger ?? createLogger(config.logLevel);
-  let takenOver = (_error: Error): void => {};
+  // A takeover found before the ledger serves is kept, and handled once it does.
+  let takenOverEarly: Error | undefined;
+  let takenOver = (error: Error): void => {
+    takenOverEarly = error;
+  };
   const opened = await openLedger(config, logger, { onTakenOver: (error) => takenOver(error) });
   const { ledger } = opened;
   const methods = createRpcMethods();
@@ -67,7 +71,7 @@ export async function startLedger(options: StartLedgerOptions): Promise<RunningL
       opened.close();
       logger.info("ledger stopped", { dataDir: config.dataDir });
     })());
-  takenOver = (error) => {
+  const stopTakenOver = (error: Error): void => {
     logger.error("another process took the data folder over; stopping", { reason: error.message });
     void stop()
       .catch((stopError: unknown) => logger.error("stop failed", { reason: String(stopError) }))
@@ -96,6 +100,8 @@ export async function startLedger(options: StartLedgerOptions): Promise<RunningL
       wsUrl: running.wsUrl,
       slot: ledger.currentSlot(),
     });
+    takenOver = stopTakenOver;
+    if (takenOverEarly !== undefined) stopTakenOver(takenOverEarly);
     return running;
   } catch (error) {
     await stop();

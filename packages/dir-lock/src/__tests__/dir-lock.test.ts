@@ -287,6 +287,9 @@ describe("a directory's lock", () => {
       const exited = once(owner.child, "exit");
       try {
         while (!printed.includes("owner")) await sleep(20);
+        // (which its renewals do not say while it owns the directory)
+        await sleep(1_500);
+        assert.equal(printed, "owner\n");
         // When the owner is paused (SIGSTOP), and this process takes the directory once no renewal
         // comes for LEASE_WATCH_MS
         owner.kill("SIGSTOP");
@@ -295,7 +298,7 @@ describe("a directory's lock", () => {
         // And the owner runs again
         owner.kill("SIGCONT");
         // Then it is told within a renewal or two, and the new owner's lock is untouched
-        const [code] = (await Promise.race([exited, sleep(10_000).then(() => ["still running"])])) as [
+        const [code] = (await Promise.race([exited, sleep(10_000, ["still running"], { ref: false })])) as [
           unknown,
         ];
         assert.equal(code, 0);

@@ -10,7 +10,6 @@ import { once } from "node:events";
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { setTimeout as delay } from "node:timers/promises";
 
 import { directoryLockHolder } from "@abas/dir-lock";
 import { createSolanaRpc, generateKeyPairSigner } from "@solana/kit";
@@ -131,7 +130,12 @@ test("abas-ledger whose folder another process took over stops serving: exit cod
     writeFileSync(join(paths.lock, "lock.2"), "1");
     rmSync(join(paths.lock, own!));
     // Then at its next renewal of the lock (every second) it stops, naming the takeover
-    const code = await Promise.race([ledger.exited, delay(10_000).then(() => "still running")]);
+    let timer: NodeJS.Timeout | undefined;
+    const code = await Promise.race([
+      ledger.exited,
+      new Promise((resolve) => (timer = setTimeout(resolve, 10_000, "still running"))),
+    ]);
+    clearTimeout(timer);
     assert.equal(code, 1, ledger.recentLogs());
     assert.ok(
       ledger.recentLogs().includes(`abas-ledger: another process took the ledger in ${dataDir.path} over`),

@@ -215,10 +215,13 @@ describe("Attestor on the local ledger", () => {
   it("hands a batch's receipts to onReceipt one per turn of the event loop: a slow hook never holds the thread for a whole batch", async () => {
     // Given a hook that keeps the thread busy for 2 ms per receipt (as writing a large call to a file does)
     const events: string[] = [];
+    let handlesResolved = 0;
+    const resolvedAtEachCall: number[] = [];
     const attestor = await Attestor.open(
       options(newQueueDir(), {
         maxBatchDelayMs: 3_600_000,
         onReceipt: () => {
+          resolvedAtEachCall.push(handlesResolved);
           const until = performance.now() + 2;
           while (performance.now() < until);
           events.push("receipt");
@@ -228,6 +231,7 @@ describe("Attestor on the local ledger", () => {
     const recorded = Array.from({ length: 20 }, (_, index) =>
       attestor.record({ actionType: "ToolCall", payload: `one per turn ${index}` }),
     );
+    for (const action of recorded) void action.receipt.then(() => (handlesResolved += 1));
     // And a timer of the agent's, due every millisecond
     const ticker = setInterval(() => events.push("tick"), 1);
     // When the batch of 20 is confirmed and its receipts delivered
@@ -238,6 +242,9 @@ describe("Attestor on the local ledger", () => {
     const during = events.slice(events.indexOf("receipt"), events.lastIndexOf("receipt"));
     assert.equal(events.filter((event) => event === "receipt").length, 20);
     assert.ok(during.filter((event) => event === "tick").length >= 10, events.join(" "));
+    // And every handle of the batch had its receipt before the hook's second call: whatever
+    // happens while the hook's calls are spread out, a confirmed action's receipt is not rejected
+    assert.equal(resolvedAtEachCall[1], 20);
     await attestor.close();
   });
 
@@ -347,6 +354,42 @@ describe("Attestor on the local ledger", () => {
       assert.deepEqual(again, [action.actionHash]);
     });
   }
+
+  it("calls no hook once close has returned, though it was called while the receipts of a batch left open were being delivered again", async () => {
+    // Given a hook that fails once, then takes receipts slowly (2 ms each), and closes the
+    // attestor as the second delivery of the batch starts
+    const queueDir = newQueueDir();
+    let failures = 1;
+    let closing: Promise<void> | undefined;
+    let calls = 0;
+    const attestor: Attestor = await Attestor.open(
+      options(queueDir, {
+        maxBatchDelayMs: 3_600_000,
+        retryDelayMs: 50,
+        onReceipt: () => {
+          calls += 1;
+          if (failures > 0) {
+            failures -= 1;
+            throw new Error("storage down");
+          }
+          if (calls === 31) closing = attestor.close(); // the first call of the second delivery
+          const until = performance.now() + 2;
+          while (performance.now() < until);
+        },
+      }),
+    );
+    for (let index = 0; index < 30; index++)
+      attestor.record({ actionType: "ToolCall", payload: `closed while delivered again ${index}` });
+    await attestor.flush();
+    while (closing === undefined) await sleep(10);
+    // When close returns
+    await closing;
+    const callsAtClose = calls;
+    // Then no hook is called after it
+    await sleep(300);
+    assert.equal(calls, callsAtClose);
+    assert.equal(callsAtClose, 60);
+  });
 
   it("lets a process that never closes its attestor exit once its actions have their receipts", async () => {
     // Given an agent process that records three actions, prints each receipt, and never calls close

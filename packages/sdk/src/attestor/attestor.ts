@@ -112,7 +112,10 @@ export class Attestor {
    * again while the attestor is open (`#redeliver`), and by the next open otherwise.
    */
   readonly #undelivered = new Map<number, readonly BatchItemReceipt[]>();
-  #redelivery: { timer: NodeJS.Timeout | undefined; attempt: number } = { timer: undefined, attempt: 0 };
+  #redelivery: { timer: NodeJS.Timeout | undefined; attempt: number; running?: Promise<void> } = {
+    timer: undefined,
+    attempt: 0,
+  };
   #flushing = 0;
   #confirmed = 0;
   #failed = 0;
@@ -293,6 +296,8 @@ export class Attestor {
       while (this.#senderStop === undefined && this.#delivering > 0) {
         await new Promise<void>((resolve) => this.#idleWaiters.push(resolve));
       }
+      // A delivery again of batches left open, under way, ends first: no hook is called after close.
+      await this.#redelivery.running;
       this.#journalClosed = true;
       // Batches left open stay so for the next open.
       clearTimeout(this.#redelivery.timer);
@@ -412,11 +417,13 @@ export class Attestor {
       }
       this.#delivering += count;
       this.#confirmed += count;
-      void this.#deliver(message.receipts, (index) => {
-        const id = message.actionIds[index]!;
+      // Every handle of the batch resolves now: whatever stops the sender meanwhile, a confirmed
+      // action's receipt is never rejected. Only the hook's calls are spread over turns.
+      for (const [index, id] of message.actionIds.entries()) {
         this.#waiters.get(id)?.resolve(message.receipts[index]!);
         this.#waiters.delete(id);
-      }).then((delivered) =>
+      }
+      void this.#deliver(message.receipts).then((delivered) =>
         this.#closeBatch(message.batchId, count, delivered.includes(false) ? message.receipts : undefined),
       );
     } else if (message.type === "failed") {
@@ -481,30 +488,35 @@ export class Attestor {
   }
 
   /**
-   * Hands a batch's receipts to the hook (`before` runs for each first), one per turn of the event
-   * loop: a hook that serialises and writes a file for each receipt then holds the agent's thread
-   * for one receipt at a time, never for a whole batch, and what the agent waits for meanwhile
-   * (a response, a timer) is served in between. Whether the hook took each.
+   * Hands a batch's receipts to the hook one per turn of the event loop: a hook that serialises
+   * and writes a file for each receipt then holds the agent's thread for one receipt at a time,
+   * never for a whole batch, and what the agent waits for meanwhile (a response, a timer) is served
+   * in between. Whether the hook took each; none is handed out once the queue is closed (the
+   * batch stays open, and the next open delivers them).
    */
-  async #deliver(
-    receipts: readonly BatchItemReceipt[],
-    before?: (index: number) => void,
-  ): Promise<boolean[]> {
+  async #deliver(receipts: readonly BatchItemReceipt[]): Promise<boolean[]> {
     const delivered: Array<Promise<boolean> | boolean> = [];
     for (const [index, receipt] of receipts.entries()) {
       if (index > 0) await new Promise((resolve) => setImmediate(resolve));
-      before?.(index);
-      delivered.push(this.#options.onReceipt(receipt));
+      delivered.push(!this.#journalClosed && this.#options.onReceipt(receipt));
     }
     return Promise.all(delivered);
   }
 
   /** The next delivery of the batches left open: `retryDelayMs` × attempt later, at most 30 s. */
   #scheduleRedelivery(): void {
-    if (this.#redelivery.timer !== undefined || this.#undelivered.size === 0 || this.#journalClosed) return;
+    const redelivery = this.#redelivery;
+    // One under way schedules the next when it ends.
+    if (redelivery.timer !== undefined || redelivery.running !== undefined) return;
+    if (this.#undelivered.size === 0 || this.#journalClosed) return;
     this.#redelivery.attempt += 1;
     const delay = Math.min(MAX_REDELIVERY_DELAY_MS, this.#options.retryDelayMs * this.#redelivery.attempt);
-    this.#redelivery.timer = setTimeout(() => void this.#redeliver(), delay);
+    this.#redelivery.timer = setTimeout(() => {
+      this.#redelivery.running = this.#redeliver().finally(() => {
+        this.#redelivery.running = undefined;
+        this.#scheduleRedelivery();
+      });
+    }, delay);
     // An agent that ends meanwhile leaves them to the next open.
     this.#redelivery.timer.unref();
   }
@@ -525,7 +537,6 @@ export class Attestor {
     }
     if (this.#undelivered.size === 0) this.#redelivery.attempt = 0;
     this.#notifyIfIdle();
-    this.#scheduleRedelivery();
   }
 
   #notifyIfIdle(): void {
