@@ -287,7 +287,7 @@ describe("a directory's lock", () => {
       const exited = once(owner.child, "exit");
       try {
         while (!printed.includes("owner")) await sleep(20);
-        // (which its renewals do not say while it owns the directory)
+        // Its renewals tell it nothing while the directory is its own
         await sleep(1_500);
         assert.equal(printed, "owner\n");
         // When the owner is paused (SIGSTOP), and this process takes the directory once no renewal
