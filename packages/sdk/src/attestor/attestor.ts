@@ -505,9 +505,8 @@ export class Attestor {
 
   /** The next delivery of the batches left open: `retryDelayMs` × attempt later, at most 30 s. */
   #scheduleRedelivery(): void {
-    const redelivery = this.#redelivery;
     // One under way schedules the next when it ends.
-    if (redelivery.timer !== undefined || redelivery.running !== undefined) return;
+    if (this.#redelivery.timer !== undefined || this.#redelivery.running !== undefined) return;
     if (this.#undelivered.size === 0 || this.#journalClosed) return;
     this.#redelivery.attempt += 1;
     const delay = Math.min(MAX_REDELIVERY_DELAY_MS, this.#options.retryDelayMs * this.#redelivery.attempt);
