@@ -1,23 +1,27 @@
 /**
- * The calls recorded but not yet receipted, kept in `calls.jsonl` in the queue folder: the
- * attestor's queue keeps only each call's hash, and a receipt delivered after a restart is saved
- * with its call read back from here. Written like the queue itself (see `durability`), each line
- * whole, before the call is recorded. A call leaves once its receipt file is written; the file is
- * rewritten with only the calls still waiting once it is large and mostly made of finished ones,
- * so a proxy that runs for weeks does not keep every call it ever forwarded.
+ * The calls recorded but not yet receipted, kept in the queue folder: the attestor's queue keeps
+ * only each call's hash, and a receipt delivered after a restart is saved with its call read back
+ * from here. Written like the queue itself (see `durability`), each line whole, before the call is
+ * recorded. A call leaves once its receipt file is written.
+ *
+ * New calls are appended to `calls.jsonl`. Once it is large it is sealed: renamed to
+ * `calls.<n>.jsonl`, and a new `calls.jsonl` started. A sealed file is removed once every call in
+ * it has its receipt, so a proxy that runs for weeks does not keep every call it ever forwarded,
+ * and no call is ever written twice: the proxy's thread, which forwards the messages, never stops
+ * to rewrite calls still waiting, however large they are.
  */
 import {
   closeSync,
   existsSync,
   fdatasyncSync,
-  fstatSync,
   ftruncateSync,
   openSync,
+  readdirSync,
   readFileSync,
   renameSync,
-  writeFileSync,
+  rmSync,
 } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 
 import { appendWhole, syncDirectory } from "@abas/sdk/attestor";
 
@@ -27,8 +31,11 @@ type CallLine = { actionHash: string; call: ToolCallAction };
 
 export const CALLS_FILE_NAME = "calls.jsonl";
 
-/** The size under which the file is never rewritten. */
-const DEFAULT_REWRITE_BYTES = 1 << 20;
+const SEALED_FILE_NAME = /^calls\.([1-9][0-9]{0,14})\.jsonl$/;
+const sealedFileName = (segment: number): string => `calls.${segment}.jsonl`;
+
+/** The size at which `calls.jsonl` is sealed. */
+const DEFAULT_SEAL_BYTES = 1 << 20;
 
 const toLine = (actionHash: string, call: ToolCallAction): string =>
   `${JSON.stringify({ actionHash, call } satisfies CallLine)}\n`;
@@ -44,49 +51,76 @@ function parseLine(line: string): CallLine | undefined {
   }
 }
 
+/** The sealed files of a queue folder, oldest first. */
+function sealedSegments(queueDir: string): number[] {
+  return readdirSync(queueDir)
+    .map((name) => SEALED_FILE_NAME.exec(name)?.[1])
+    .filter((segment) => segment !== undefined)
+    .map(Number)
+    .sort((a, b) => a - b);
+}
+
 export type CallJournalOptions = Readonly<{
   /**
    * The hashes the attestor's queue still holds (`queuedActionHashes`): the calls a receipt will
-   * still come for. The file's other lines are of calls whose receipts were saved before the
-   * proxy last stopped without closing it (kill -9), and are dropped at open.
+   * still come for. The files' other lines are of calls whose receipts were saved before the
+   * proxy last stopped without closing it (kill -9), and are not read back.
    */
   queued: ReadonlySet<string>;
-  rewriteBytes?: number;
+  sealBytes?: number;
 }>;
 
 export class CallJournal {
-  readonly #path: string;
+  readonly #queueDir: string;
   readonly #fsync: boolean;
-  readonly #rewriteBytes: number;
-  /** Each waiting call with the size of its line. */
-  readonly #calls = new Map<string, { call: ToolCallAction; bytes: number }>();
-  #waitingBytes = 0;
+  readonly #sealBytes: number;
+  /** Each waiting call with the file it is in: `#current` for `calls.jsonl`, a sealed one's number. */
+  readonly #calls = new Map<string, { call: ToolCallAction; segment: number }>();
+  /** How many waiting calls each file holds. */
+  readonly #waitingIn = new Map<number, number>();
+  #current: number;
+  #currentBytes = 0;
   #fd: number;
-  /** Receipts whose files are being written. */
-  #saving = 0;
 
+  /**
+   * Reads the calls still waiting from every file; a `calls.jsonl` holding any is sealed, and the
+   * files holding none are removed. A torn last line (a crash while writing it) is not a call.
+   */
   constructor(queueDir: string, durability: "write" | "fsync", options: CallJournalOptions) {
-    this.#path = join(queueDir, CALLS_FILE_NAME);
+    this.#queueDir = queueDir;
     this.#fsync = durability === "fsync";
-    this.#rewriteBytes = options.rewriteBytes ?? DEFAULT_REWRITE_BYTES;
-    const text = existsSync(this.#path) ? readFileSync(this.#path, "utf8") : "";
-    // A torn last line (a crash while writing it) is dropped with the lines of finished calls.
-    let dropped = text !== "" && !text.endsWith("\n");
-    for (const line of text.split("\n")) {
-      if (line === "") continue;
-      const entry = parseLine(line);
-      if (entry === undefined || !options.queued.has(entry.actionHash)) dropped = true;
-      else this.#keep(entry.actionHash, entry.call, Buffer.byteLength(line) + 1);
+    this.#sealBytes = options.sealBytes ?? DEFAULT_SEAL_BYTES;
+    const sealed = sealedSegments(queueDir);
+    this.#current = (sealed.at(-1) ?? 0) + 1;
+    for (const segment of [...sealed, this.#current]) {
+      const path = this.#pathOf(segment);
+      if (!existsSync(path)) continue;
+      for (const line of readFileSync(path, "utf8").split("\n")) {
+        const entry = parseLine(line);
+        if (entry !== undefined && options.queued.has(entry.actionHash))
+          this.#keep(entry.actionHash, entry.call, segment);
+      }
     }
-    if (dropped) this.#writeWaiting();
-    this.#fd = openSync(this.#path, "a", 0o600);
+    for (const segment of sealed) {
+      if (!this.#waitingIn.has(segment)) rmSync(this.#pathOf(segment), { force: true });
+    }
+    if (this.#waitingIn.has(this.#current)) {
+      this.#fd = this.#seal();
+    } else {
+      this.#fd = openSync(this.#pathOf(this.#current), "w", 0o600);
+    }
   }
 
   append(actionHash: string, call: ToolCallAction): void {
     const line = toLine(actionHash, call);
     appendWhole(this.#fd, line);
     if (this.#fsync) fdatasyncSync(this.#fd);
-    this.#keep(actionHash, call, Buffer.byteLength(line));
+    this.#keep(actionHash, call, this.#current);
+    this.#currentBytes += Buffer.byteLength(line);
+    if (this.#currentBytes >= this.#sealBytes) {
+      closeSync(this.#fd);
+      this.#fd = this.#seal();
+    }
   }
 
   /**
@@ -94,21 +128,12 @@ export class CallJournal {
    * was lost). It stays until `receiptEnded` says the file is written.
    */
   receiptStarted(actionHash: string): ToolCallAction | null {
-    this.#saving += 1;
     return this.#calls.get(actionHash)?.call ?? null;
   }
 
   /** The receipt's file is written, or could not be: then its call stays for the next delivery. */
   receiptEnded(actionHash: string, written: boolean): void {
-    this.#saving -= 1;
     if (written) this.#drop(actionHash);
-    if (this.#saving > 0) return;
-    const size = fstatSync(this.#fd).size;
-    if (size >= this.#rewriteBytes && size >= 2 * this.#waitingBytes) {
-      closeSync(this.#fd);
-      this.#writeWaiting();
-      this.#fd = openSync(this.#path, "a", 0o600);
-    }
   }
 
   /** A call that was not recorded after all: it gets no receipt. */
@@ -118,29 +143,43 @@ export class CallJournal {
 
   /** Closes the file, emptied when every call it held has its receipt. */
   close(): void {
-    if (this.#calls.size === 0 && this.#saving === 0) ftruncateSync(this.#fd, 0);
+    if (!this.#waitingIn.has(this.#current)) ftruncateSync(this.#fd, 0);
     closeSync(this.#fd);
   }
 
-  #keep(actionHash: string, call: ToolCallAction, bytes: number): void {
+  #pathOf(segment: number): string {
+    return join(this.#queueDir, segment === this.#current ? CALLS_FILE_NAME : sealedFileName(segment));
+  }
+
+  /** Renames `calls.jsonl` to its sealed name and starts a new one, whose descriptor it returns. */
+  #seal(): number {
+    const sealed = this.#current;
+    renameSync(join(this.#queueDir, CALLS_FILE_NAME), join(this.#queueDir, sealedFileName(sealed)));
+    this.#current = sealed + 1;
+    this.#currentBytes = 0;
+    const fd = openSync(this.#pathOf(this.#current), "w", 0o600);
+    // Both names on the disk before a call is written to the new file.
+    if (this.#fsync) syncDirectory(this.#queueDir);
+    if (!this.#waitingIn.has(sealed)) rmSync(join(this.#queueDir, sealedFileName(sealed)), { force: true });
+    return fd;
+  }
+
+  #keep(actionHash: string, call: ToolCallAction, segment: number): void {
     this.#drop(actionHash);
-    this.#calls.set(actionHash, { call, bytes });
-    this.#waitingBytes += bytes;
+    this.#calls.set(actionHash, { call, segment });
+    this.#waitingIn.set(segment, (this.#waitingIn.get(segment) ?? 0) + 1);
   }
 
   #drop(actionHash: string): void {
     const waiting = this.#calls.get(actionHash);
     if (waiting === undefined) return;
     this.#calls.delete(actionHash);
-    this.#waitingBytes -= waiting.bytes;
-  }
-
-  /** The calls still waiting, written aside and renamed over the file. */
-  #writeWaiting(): void {
-    const aside = `${this.#path}.tmp`;
-    const text = [...this.#calls].map(([actionHash, { call }]) => toLine(actionHash, call)).join("");
-    writeFileSync(aside, text, { mode: 0o600, flush: this.#fsync });
-    renameSync(aside, this.#path);
-    if (this.#fsync) syncDirectory(dirname(this.#path));
+    const left = (this.#waitingIn.get(waiting.segment) ?? 1) - 1;
+    if (left > 0) {
+      this.#waitingIn.set(waiting.segment, left);
+      return;
+    }
+    this.#waitingIn.delete(waiting.segment);
+    if (waiting.segment !== this.#current) rmSync(this.#pathOf(waiting.segment), { force: true });
   }
 }

@@ -64,7 +64,7 @@ function callsJournalFailure(queueDir: string, error: unknown): AbasError {
   const code = (error as NodeJS.ErrnoException).code;
   return new AbasError(ABAS_SDK__ATTESTOR_QUEUE_UNAVAILABLE, {
     queueDir,
-    reason: `its ${CALLS_FILE_NAME} cannot be used${code === undefined ? "" : ` (${code})`}: ${(error as Error).message}`,
+    reason: `its calls journal cannot be used${code === undefined ? "" : ` (${code})`}: ${(error as Error).message}`,
     cause: error,
   });
 }

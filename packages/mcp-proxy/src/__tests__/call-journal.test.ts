@@ -1,6 +1,6 @@
-/** `calls.jsonl`: the calls waiting for receipts, each until its receipt file is written. */
+/** The calls journal: the calls waiting for receipts, each until its receipt file is written. */
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
@@ -33,11 +33,18 @@ describe("the calls journal", () => {
   });
   afterEach(() => rmSync(queueDir, { recursive: true, force: true }));
 
-  const lineHashes = (): string[] =>
-    readFileSync(file, "utf8")
+  const hashesIn = (path: string): string[] =>
+    readFileSync(path, "utf8")
       .split("\n")
       .filter((line) => line !== "")
       .map((line) => JSON.parse(line).actionHash);
+  /** The journal's files, each with the hashes of its lines. */
+  const journalFiles = (): Record<string, string[]> =>
+    Object.fromEntries(
+      readdirSync(queueDir)
+        .filter((name) => name.startsWith("calls"))
+        .map((name) => [name, hashesIn(join(queueDir, name))]),
+    );
 
   /** A receipt saved as the proxy saves one. */
   const receipt = (journal: CallJournal, index: number, written = true) => {
@@ -47,51 +54,57 @@ describe("the calls journal", () => {
   };
 
   for (const durability of ["write", "fsync"] as const) {
-    it(`keeps only the calls without receipts once it is large (${durability})`, () => {
-      // Given a journal rewritten past 1 KB, and 20 calls of which the first 19 get their receipts
-      const journal = new CallJournal(queueDir, durability, { queued: NONE, rewriteBytes: 1024 });
+    it(`seals calls.jsonl once large and removes a sealed file once its calls have receipts (${durability})`, () => {
+      // Given a journal sealed past 1 KB, and 20 calls of which the first 19 get their receipts
+      const journal = new CallJournal(queueDir, durability, { queued: NONE, sealBytes: 1024 });
       for (let index = 0; index < 20; index++) journal.append(hash(index), call(`call ${index}`));
-      const before = statSync(file).size;
-      // When 18 receipts are saved while another is still being saved, the file is not rewritten
-      const saving = journal.receiptStarted(hash(18));
-      for (let index = 0; index < 18; index++)
-        assert.deepEqual(receipt(journal, index), call(`call ${index}`));
-      assert.equal(statSync(file).size, before);
-      // When the last one is saved, the file holds only the call still waiting, and takes new ones
-      assert.deepEqual(saving, call("call 18"));
-      journal.receiptEnded(hash(18), true);
-      assert.deepEqual(lineHashes(), [hash(19)]);
+      const sealed = Object.keys(journalFiles()).filter((name) => name !== "calls.jsonl");
+      assert.ok(sealed.length >= 3, `sealed: ${sealed.join(", ")}`);
+      for (let index = 0; index < 19; index++) assert.deepEqual(receipt(journal, index), call(`call ${index}`));
+      // Then only the file holding the call still waiting is left beside calls.jsonl
+      const left = journalFiles();
+      assert.deepEqual(
+        Object.entries(left).filter(([name]) => name !== "calls.jsonl").length,
+        left["calls.jsonl"]!.includes(hash(19)) ? 0 : 1,
+      );
+      assert.ok(Object.values(left).flat().includes(hash(19)));
       journal.append(hash(20), call("call 20"));
       journal.close();
-      // And a journal opened again (its queue holding both) gives both waiting calls back
+      // And a journal opened again (its queue holding both) gives both waiting calls back, and
+      // once both have receipts and it is closed, all it leaves is an empty calls.jsonl
       const reopened = new CallJournal(queueDir, durability, { queued: hashes(19, 20) });
       assert.deepEqual(receipt(reopened, 19), call("call 19"));
       assert.deepEqual(receipt(reopened, 20), call("call 20"));
       assert.equal(receipt(reopened, 3), null);
       reopened.close();
+      assert.deepEqual(journalFiles(), { "calls.jsonl": [] });
     });
   }
 
   it("keeps a call whose receipt file could not be written, for the receipt's next delivery", () => {
-    const journal = new CallJournal(queueDir, "write", { queued: NONE, rewriteBytes: 1 });
+    const journal = new CallJournal(queueDir, "write", { queued: NONE, sealBytes: 1 });
     journal.append(hash(1), call("one"));
     assert.deepEqual(receipt(journal, 1, false), call("one"));
     journal.close();
-    assert.deepEqual(lineHashes(), [hash(1)]);
+    assert.deepEqual(journalFiles(), { "calls.1.jsonl": [hash(1)], "calls.jsonl": [] });
     const reopened = new CallJournal(queueDir, "write", { queued: hashes(1) });
     assert.deepEqual(receipt(reopened, 1), call("one"));
     reopened.close();
-    assert.equal(statSync(file).size, 0);
+    assert.deepEqual(journalFiles(), { "calls.jsonl": [] });
   });
 
-  it("drops at open the lines of calls its queue no longer holds (receipted before a kill -9)", () => {
+  it("reads back at open only the calls its queue still holds (those receipted before a kill -9 are not)", () => {
+    // Given a calls.jsonl of three calls, one still queued, and a sealed file of a receipted call
     writeFileSync(file, [1, 2, 3].map((index) => journalLine(index, `c${index}`)).join(""));
+    writeFileSync(join(queueDir, "calls.7.jsonl"), journalLine(4, "c4"));
     const journal = new CallJournal(queueDir, "write", { queued: hashes(2) });
-    assert.deepEqual(lineHashes(), [hash(2)]);
+    // Then the file without a waiting call is removed, and calls.jsonl is sealed under the next number
+    assert.deepEqual(journalFiles(), { "calls.8.jsonl": [1, 2, 3].map(hash), "calls.jsonl": [] });
     assert.equal(receipt(journal, 1), null);
+    assert.equal(receipt(journal, 4), null);
     assert.deepEqual(receipt(journal, 2), call("c2"));
     journal.close();
-    assert.equal(statSync(file).size, 0);
+    assert.deepEqual(journalFiles(), { "calls.jsonl": [] });
   });
 
   it("drops a torn last line at open, so the next call's line is whole", () => {
@@ -107,22 +120,23 @@ describe("the calls journal", () => {
     reopened.close();
   });
 
-  it("is not rewritten after every receipt while the calls still waiting make most of it", () => {
-    // Given a large call waiting (its batch failed) in a file past the bound
-    const journal = new CallJournal(queueDir, "write", { queued: NONE, rewriteBytes: 1024 });
+  it("never writes a waiting call again: a large call waiting keeps its own sealed file as it is", () => {
+    // Given a large call waiting (its batch failed), sealed in a file of its own
+    const journal = new CallJournal(queueDir, "write", { queued: NONE, sealBytes: 1024 });
     journal.append(hash(0), call("x".repeat(4096)));
-    for (let index = 1; index <= 3; index++) {
-      journal.append(hash(index), call(`small ${index}`));
-      receipt(journal, index);
-    }
-    // Then the finished small calls' lines are still there: no rewrite of the 4 KB call for each
-    assert.deepEqual(lineHashes(), [0, 1, 2, 3].map(hash));
-    // And once the finished ones make half the file, it is rewritten
-    for (let index = 4; index < 100 && lineHashes().length > 1; index++) {
+    const large = join(queueDir, "calls.1.jsonl");
+    const { ino, mtimeMs } = statSync(large);
+    // When 100 small calls are recorded and get their receipts
+    for (let index = 1; index <= 100; index++) {
       journal.append(hash(index), call(`s${index}`.padEnd(200, ".")));
       receipt(journal, index);
     }
-    assert.deepEqual(lineHashes(), [hash(0)]);
+    // Then the large call's file is the same file, untouched, and the small calls' sealed files
+    // are gone
+    assert.deepEqual({ ino: statSync(large).ino, mtimeMs: statSync(large).mtimeMs }, { ino, mtimeMs });
+    const files = journalFiles();
+    assert.deepEqual(Object.keys(files).sort(), ["calls.1.jsonl", "calls.jsonl"]);
+    assert.deepEqual(files["calls.1.jsonl"], [hash(0)]);
     journal.close();
   });
 
