@@ -72,7 +72,7 @@ for (const { actionType, payload, receipt } of recorded) {
   const { valid } = await verifyReceipt(itemReceipt, { rpcUrl });
   const what = (payload as { tool?: string }).tool ?? (payload as { kind: string }).kind;
   console.log(
-    `${actionType} ${what}: item ${itemReceipt.index} of batch ${itemReceipt.batchAddress}, ${valid ? "valid" : "INVALID"}`,
+    `${actionType} ${what}: item ${itemReceipt.index + 1} of ${itemReceipt.itemCount} in batch ${itemReceipt.batchAddress}, ${valid ? "valid" : "INVALID"}`,
   );
 }
 await attestor.close();

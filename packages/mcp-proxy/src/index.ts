@@ -3,6 +3,7 @@ export { MessageLines, parseMessages } from "./message-lines.js";
 export { parseProxyConfig, proxyFolders, PROXY_USAGE, type ProxyConfig } from "./proxy-config.js";
 export { runProxy, type ProxyStreams, type ServerExit } from "./proxy.js";
 export {
+  actionOfReceiptFile,
   hashToolCall,
   outcomeOfReceiptFile,
   parseReceiptFile,
@@ -11,6 +12,7 @@ export {
   summarizeReceiptFile,
   verifyReceiptFile,
   writeReceiptFile,
+  type KeptAction,
   type ReceiptFile,
   type ReceiptFileEntry,
   type ReceiptFileSummary,

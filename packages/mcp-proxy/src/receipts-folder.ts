@@ -1,6 +1,6 @@
 /**
- * The receipts folder: one `<action hash>.json` file per recorded tool call, holding the call
- * itself and its receipt, everything needed to check later that the call is what the ledger
+ * The receipts folder: one `<action hash>.json` file per recorded action (a tool call, for the
+ * proxy), holding the action's payload itself and its receipt, everything needed to check later that the call is what the ledger
  * attests (`verifyReceiptFile`). A file is written once, whole (written aside, then renamed), so
  * a receipt delivered again after a restart replaces it with the same content, never a second
  * file, and never a file that has the call with one that has not. With `flush`, the file and its
@@ -22,9 +22,16 @@ import { canonicalize, hashAction, verifyReceipt, type BatchItemReceipt } from "
 
 import type { RecordedToolCall } from "./tool-calls.js";
 
+/**
+ * The payload an action hash is the hash of: a tool call (`RecordedToolCall`) for the proxy and
+ * the framework adapters' tool executions, any JSON object for other actions (a model invocation,
+ * a decision). Read back from a file, so each field is checked before it is used.
+ */
+export type KeptAction = RecordedToolCall | Readonly<Record<string, unknown>>;
+
 export type ReceiptFile = Readonly<{
-  /** The recorded call; null when it was lost (a crash between recording and its journal line). */
-  call: RecordedToolCall | null;
+  /** The recorded action; null when it was lost (a crash between recording and its journal line). */
+  call: KeptAction | null;
   receipt: BatchItemReceipt;
 }>;
 
@@ -160,19 +167,28 @@ export function removeAbandonedAsideFiles(folder: string, now = Date.now()): num
 }
 
 /** The fields of a batch item's receipt that a listing sorts and shows by, and what each must hold. */
+const isText = (value: unknown): boolean => typeof value === "string";
+
 const LISTED_FIELDS: ReadonlyArray<readonly [string, (value: unknown) => boolean]> = [
   ["slot", Number.isSafeInteger],
   ["index", Number.isSafeInteger],
+  ["itemCount", Number.isSafeInteger],
+  ["agent", isText],
+  ["actionType", isText],
+  ["actionHash", isText],
+  ["privacyMode", (value) => typeof value === "boolean"],
+  ["txSignature", isText],
   [
     "timestamp",
     (value) => Number.isSafeInteger(value) && !Number.isNaN(new Date(Number(value) * 1000).getTime()),
   ],
-  ["batchAddress", (value) => typeof value === "string"],
+  ["batchAddress", isText],
 ];
 
 /**
  * One receipt file's content, checked for its shape (`ABAS_SDK__RECEIPT_FILE_UNREADABLE` when it is
- * not JSON, not an object with a call and a receipt, or its receipt lacks what a listing needs);
+ * not JSON, not an object with a call (an object, or null) and a receipt, or its receipt lacks what
+ * a listing needs);
  * `file` names it in errors. Whether the receipt holds is `verifyReceiptFile`'s question.
  */
 export function parseReceiptFile(text: string, file: string): ReceiptFileEntry {
@@ -187,6 +203,12 @@ export function parseReceiptFile(text: string, file: string): ReceiptFileEntry {
     throw new AbasError(ABAS_SDK__RECEIPT_FILE_UNREADABLE, {
       file,
       reason: "expected an object with a call and a receipt",
+    });
+  }
+  if (typeof content.call !== "object" || Array.isArray(content.call)) {
+    throw new AbasError(ABAS_SDK__RECEIPT_FILE_UNREADABLE, {
+      file,
+      reason: "its call is neither an object nor null",
     });
   }
   const receipt = content.receipt as Record<string, unknown>;
@@ -259,21 +281,36 @@ export function readReceiptsFolder(folder: string): ReceiptsFolder {
 export type ToolCallOutcome = "ok" | "error" | "unknown";
 
 export function outcomeOfReceiptFile(entry: ReceiptFileEntry): ToolCallOutcome {
-  if (entry.call === null) return "unknown";
-  const failed =
-    entry.call.error !== undefined || (entry.call.result as { isError?: unknown })?.isError === true;
+  const call = entry.call as Readonly<Record<string, unknown>> | null;
+  if (call === null) return "unknown";
+  const failed = call.error !== undefined || (call.result as { isError?: unknown } | null)?.isError === true;
   return failed ? "error" : "ok";
 }
 
-/** What a listing shows of one receipt file: the call, when the ledger recorded it, and its batch item. */
+/** A field of the kept action when it is text, else null. */
+function textField(entry: ReceiptFileEntry, field: string): string | null {
+  const value = (entry.call as Readonly<Record<string, unknown>> | null)?.[field];
+  return typeof value === "string" ? value : null;
+}
+
+/**
+ * What a listing names a receipt by: the tool called, or the action's type (`ModelInvocation`,
+ * `Decision`) for an action that is not a tool call; null when the action was not kept.
+ */
+export function actionOfReceiptFile(entry: ReceiptFileEntry): string | null {
+  return entry.call === null ? null : (textField(entry, "tool") ?? entry.receipt.actionType);
+}
+
+/** What a listing shows of one receipt file: the action, when the ledger recorded it, and its batch item. */
 export function summarizeReceiptFile(entry: ReceiptFileEntry) {
-  const { receipt, call } = entry;
+  const { receipt } = entry;
   return {
     file: entry.file,
-    tool: call?.tool ?? null,
+    action: actionOfReceiptFile(entry),
+    tool: textField(entry, "tool"),
     outcome: outcomeOfReceiptFile(entry),
-    startedAt: call?.startedAt ?? null,
-    endedAt: call?.endedAt ?? null,
+    startedAt: textField(entry, "startedAt"),
+    endedAt: textField(entry, "endedAt"),
     agent: receipt.agent,
     actionType: receipt.actionType,
     actionHash: receipt.actionHash,
@@ -289,8 +326,8 @@ export function summarizeReceiptFile(entry: ReceiptFileEntry) {
 
 export type ReceiptFileSummary = ReturnType<typeof summarizeReceiptFile>;
 
-/** The action hash of a recorded call, as the proxy computed it: SHA-256 of its canonical JSON. */
-export async function hashToolCall(call: RecordedToolCall): Promise<string> {
+/** The action hash of a recorded action, as the proxy computed it: SHA-256 of its canonical JSON. */
+export async function hashToolCall(call: KeptAction): Promise<string> {
   return await hashAction(canonicalize(call));
 }
 

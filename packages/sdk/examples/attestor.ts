@@ -29,7 +29,10 @@ const attestor = await Attestor.open({
   operatorKeypair,
   queueDir,
   maxBatchDelayMs: 500,
-  onReceipt: (receipt) => console.log(`  receipt #${receipt.index} of batch ${receipt.batchAddress}`),
+  onReceipt: (receipt) =>
+    console.log(
+      `  receipt of item ${receipt.index + 1} of ${receipt.itemCount} in batch ${receipt.batchAddress}`,
+    ),
 });
 
 // The agent's hot path: record returns at once, the action is already on disk.

@@ -15,7 +15,8 @@ interface Problem {
 }
 
 interface ReceiptSummary {
-  readonly tool: string | null;
+  /** The tool called, or the action's type; null when the action was not kept. */
+  readonly action: string | null;
   readonly outcome: "ok" | "error" | "unknown";
   readonly agent: string;
   readonly actionType: string;
@@ -165,10 +166,10 @@ function renderRow(name: string, answer: ReadOutcome): HTMLTableRowElement {
       title: receipt.agent,
     }),
   );
-  const tool = element("td");
-  tool.append(element("span", receipt.tool ?? "(call not kept)", { class: "mono" }));
+  const action = element("td");
+  action.append(element("span", receipt.action ?? "(call not kept)", { class: "mono" }));
   if (receipt.outcome === "error")
-    tool.append(
+    action.append(
       " ",
       element("span", "error", { class: "tag tag-plain", title: "the tool call ended in an error" }),
     );
@@ -180,7 +181,7 @@ function renderRow(name: string, answer: ReadOutcome): HTMLTableRowElement {
       "data-batch-link": "",
     }),
   );
-  row.append(recorded, agent, tool, hash, batch, statusCell("pending"));
+  row.append(recorded, agent, action, hash, batch, statusCell("pending"));
   return row;
 }
 

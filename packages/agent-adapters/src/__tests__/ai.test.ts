@@ -4,6 +4,8 @@
  * throws), then answers. Every tool execution gets a receipt that verifies on a real `abas-ledger`.
  */
 import assert from "node:assert/strict";
+import { mkdtempSync } from "node:fs";
+import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 
 import { ABAS_SDK__INVALID_ARGUMENT, ABAS_SDK__TOOL_CALL_NOT_RECORDED, isAbasError } from "@abas/errors";
@@ -17,7 +19,12 @@ import type { RecordedEntry } from "../recorded-action.js";
 import {
   assertVerifiedReceipts,
   openAttestor,
+  readReceiptsFolder,
   startLedgerWithAgent,
+  summarizeReceiptFile,
+  verifyReceiptFile,
+  writeReceiptFile,
+  type KeptAction,
   type LedgerAndAgent,
 } from "./support/recorded-run.js";
 
@@ -174,6 +181,42 @@ describe("withAbasReceipts (ai)", () => {
     );
     await attestor.flush();
     await assertVerifiedReceipts(setup, [...entries, ...decisionsOnly]);
+  });
+
+  it("saves each action with its receipt in a receipts folder from onRecord, which abas receipts lists and verifies", async () => {
+    // Given an agent whose every action is written to a receipts folder as docs/attest-every-action.md shows
+    const folder = mkdtempSync(join(setup.workDir, "receipts-"));
+    const saved: Array<Promise<string>> = [];
+    const onRecord = (entry: RecordedEntry): void =>
+      void saved.push(
+        entry.receipt.then((receipt) =>
+          writeReceiptFile(folder, { call: entry.payload as KeptAction, receipt }),
+        ),
+      );
+    // When it runs with its tools wrapped and its model calls and decisions recorded
+    await runAgent(
+      withAbasReceipts(agentTools(), attestor, { onRecord }),
+      abasStepRecorder(attestor, { modelInvocations: true, decisions: true, onRecord }),
+    );
+    await attestor.flush();
+    await Promise.all(saved);
+    // Then the folder lists each action by its tool or, for the others, by its type
+    const { receipts, unreadable } = readReceiptsFolder(folder);
+    assert.deepEqual(unreadable, []);
+    assert.deepEqual(receipts.map((entry) => summarizeReceiptFile(entry).action).sort(), [
+      "Decision",
+      "Decision",
+      "ModelInvocation",
+      "ModelInvocation",
+      "transfer",
+      "weather",
+    ]);
+    assert.deepEqual(
+      receipts.map((entry) => summarizeReceiptFile(entry)).find((row) => row.action === "transfer")?.outcome,
+      "error",
+    );
+    // And every file's action hashes to its receipt's, which verifies on the ledger
+    for (const entry of receipts) await verifyReceiptFile(entry, setup.rpcUrl);
   });
 
   it("keeps a redacted payload and privacy mode", async () => {

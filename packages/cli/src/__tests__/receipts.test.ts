@@ -151,7 +151,7 @@ describe("abas receipts", () => {
   test("list shows each tool call with its outcome and batch item, as a table and as JSON", async () => {
     const listed = await abas(["receipts", "list", receiptsDir]);
     assert.equal(listed.code, 0, listed.stderr);
-    assert.match(listed.stdout, /^RECORDED +TOOL +OUTCOME +ITEM +PRIVACY +ACTION HASH +BATCH$/m);
+    assert.match(listed.stdout, /^RECORDED +ACTION +OUTCOME +ITEM +PRIVACY +ACTION HASH +BATCH$/m);
     assert.match(listed.stdout, / echo +ok +\d\/3 +no /);
     assert.match(listed.stdout, / no-such-tool +error +\d\/3 +no /);
     assert.match(listed.stdout, /^3 receipts$/m);
@@ -309,6 +309,42 @@ describe("abas receipts", () => {
     const shown = await abas(["receipts", "show", join(folder, damaged!)]);
     assert.equal(shown.code, 2);
     assert.match(shown.stderr, /ABAS_SDK__RECEIPT_FILE_UNREADABLE 3802/);
+  });
+
+  test("a receipt file of another shape is named, never a crash: a call that is not an object, a receipt field of the wrong type, a tool that is not text", async () => {
+    // Given copies of the folder with one file changed each way
+    const textCall = tamperedCopy("text-call", (content) => {
+      (content as { call: unknown }).call = "echo";
+    });
+    const numberHash = tamperedCopy("number-hash", ({ receipt }) => {
+      receipt.actionHash = 5;
+    });
+    const numberTool = tamperedCopy("number-tool", ({ call }) => {
+      call.tool = 5;
+    });
+    // Then the first two are not receipts (3802), listed beside the others
+    for (const folder of [textCall, numberHash]) {
+      const listed = await abas(["receipts", "list", folder]);
+      assert.equal(listed.code, 0, listed.stderr);
+      assert.match(listed.stdout, /^2 receipts$/m);
+      assert.match(
+        listed.stderr,
+        /^NOT A RECEIPT .*\[ABAS_SDK__RECEIPT_FILE_UNREADABLE 3802\]: its (call|receipt)/m,
+      );
+    }
+    // And a call whose tool is not text is listed by its action type, and fails as changed (3803)
+    const listed = await abas(["receipts", "list", numberTool]);
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.match(listed.stdout, / ToolCall +(ok|error) +\d\/3 /);
+    const verified = await abas(["receipts", "verify", numberTool, "--json"]);
+    assert.equal(verified.code, 1, verified.stderr);
+    const { failures } = JSON.parse(verified.stdout) as {
+      failures: Array<{ action: string; tool: string | null; code: number }>;
+    };
+    assert.deepEqual(
+      failures.map(({ action, tool, code }) => [action, tool, code]),
+      [["ToolCall", null, 3803]],
+    );
   });
 
   test("show prints the batch of a receipt with its items, also found by Merkle root", async () => {

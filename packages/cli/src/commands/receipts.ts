@@ -12,6 +12,7 @@ import {
   type AbasError,
 } from "@abas/errors";
 import {
+  actionOfReceiptFile,
   outcomeOfReceiptFile,
   readReceiptsFolder,
   summarizeReceiptFile,
@@ -87,10 +88,10 @@ async function list(args: readonly string[], context: CommandContext): Promise<n
     receipts.length === 0
       ? "no receipts"
       : table([
-          ["RECORDED", "TOOL", "OUTCOME", "ITEM", "PRIVACY", "ACTION HASH", "BATCH"],
+          ["RECORDED", "ACTION", "OUTCOME", "ITEM", "PRIVACY", "ACTION HASH", "BATCH"],
           ...receipts.map((row) => [
             row.recordedAt,
-            row.tool ?? "(call not kept)",
+            row.action ?? "(call not kept)",
             row.outcome,
             `${row.index + 1}/${row.itemCount}`,
             row.privacyMode ? "yes" : "no",
@@ -114,15 +115,15 @@ async function verify(args: readonly string[], context: CommandContext): Promise
   // The files that are not receipts count as checked (and failed) before the first receipt.
   const checked = receipts.length + unreadable.length;
   const progress = createProgress(context.io, "verifying", checked, !settings.json);
-  const failures: Array<ReturnType<typeof problem> & { tool: string | null }> = unreadable.map(
-    ({ file, error }) => ({ ...problem(file, error), tool: null }),
-  );
+  const failures: Array<ReturnType<typeof problem> & { action: string | null; tool: string | null }> =
+    unreadable.map(({ file, error }) => ({ ...problem(file, error), action: null, tool: null }));
   for (const [done, entry] of receipts.entries()) {
     try {
       await verifyReceiptFile(entry, settings.rpcUrl);
     } catch (error) {
       if (!isAbasError(error)) throw error;
-      failures.push({ ...problem(entry.file, error), tool: entry.call?.tool ?? null });
+      const { action, tool } = summarizeReceiptFile(entry);
+      failures.push({ ...problem(entry.file, error), action, tool });
     }
     progress.update(unreadable.length + done + 1, `${failures.length} failed`);
   }
@@ -182,7 +183,7 @@ function formatBatch(batch: BatchRecord, entries: readonly ReceiptFileEntry[]): 
             leaf.storedHash,
             entry === undefined
               ? ""
-              : `${entry.call?.tool ?? "(call not kept)"} ${outcomeOfReceiptFile(entry)}`,
+              : `${actionOfReceiptFile(entry) ?? "(call not kept)"} ${outcomeOfReceiptFile(entry)}`,
           ];
         }),
       ]),

@@ -60,7 +60,8 @@ describe("the calls journal", () => {
       for (let index = 0; index < 20; index++) journal.append(hash(index), call(`call ${index}`));
       const sealed = Object.keys(journalFiles()).filter((name) => name !== "calls.jsonl");
       assert.ok(sealed.length >= 3, `sealed: ${sealed.join(", ")}`);
-      for (let index = 0; index < 19; index++) assert.deepEqual(receipt(journal, index), call(`call ${index}`));
+      for (let index = 0; index < 19; index++)
+        assert.deepEqual(receipt(journal, index), call(`call ${index}`));
       // Then only the file holding the call still waiting is left beside calls.jsonl
       const left = journalFiles();
       assert.deepEqual(

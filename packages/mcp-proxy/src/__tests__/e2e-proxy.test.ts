@@ -9,7 +9,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 
-import { verifyReceiptFile, type ReceiptFileEntry } from "../receipts-folder.js";
+import { summarizeReceiptFile, verifyReceiptFile, type ReceiptFileEntry } from "../receipts-folder.js";
 import { startLedgerWithAgent, type LedgerAndAgent } from "./support/ledger-and-agent.js";
 import {
   connectClient,
@@ -95,7 +95,8 @@ describe("abas-mcp-proxy in front of real MCP servers", () => {
         `the unknown tool is recorded as failed (client saw ${String(missing)})`,
       );
       for (const entry of entries) {
-        assert.ok(Date.parse(entry.call!.startedAt) <= Date.parse(entry.call!.endedAt));
+        const { startedAt, endedAt } = summarizeReceiptFile(entry);
+        assert.ok(Date.parse(startedAt!) <= Date.parse(endedAt!));
         assert.equal(entry.receipt.actionType, "ToolCall");
         assert.equal(entry.receipt.agent, setup.agentAddress);
         assert.equal(entry.receipt.privacyMode, false);

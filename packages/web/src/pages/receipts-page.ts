@@ -15,9 +15,9 @@ export function receiptsPage(options: { maxFileBytes: number; tooLarge: ReceiptF
         <h1>Your receipts</h1>
         <p class="lede">
           Open the receipts folder your agent keeps (<code>abas-mcp-proxy --receipts-dir</code>, one
-          <code>&lt;action hash&gt;.json</code> file per tool call): every receipt is listed and verified
-          against the ledger, as <code>abas receipts verify</code> does. Each file is sent to this server to
-          be checked, and not kept.
+          <code>&lt;action hash&gt;.json</code> file per recorded action): every receipt is listed and
+          verified against the ledger, as <code>abas receipts verify</code> does. Each file is sent to this
+          server to be checked, and not kept.
         </p>
       </div>
     </div>
@@ -68,7 +68,7 @@ export function receiptsPage(options: { maxFileBytes: number; tooLarge: ReceiptF
             <tr>
               <th>Recorded</th>
               <th>Agent</th>
-              <th>Tool</th>
+              <th>Action</th>
               <th>Action hash</th>
               <th>Batch</th>
               <th>Status</th>

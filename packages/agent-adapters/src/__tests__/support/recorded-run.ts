@@ -16,6 +16,13 @@ import {
 import type { RecordedEntry } from "../../recorded-action.js";
 
 export { startLedgerWithAgent, type LedgerAndAgent };
+export {
+  readReceiptsFolder,
+  summarizeReceiptFile,
+  verifyReceiptFile,
+  writeReceiptFile,
+  type KeptAction,
+} from "../../../../mcp-proxy/src/receipts-folder.js";
 
 export function openAttestor(setup: LedgerAndAgent): Promise<Attestor> {
   return Attestor.open({
