@@ -200,9 +200,18 @@ export async function runProxy(config: ProxyConfig, streams: ProxyStreams): Prom
 
   // Host -> server: every line as it came.
   const fromHost = new MessageLines();
+  const noteFromHost = (line: Buffer): void => {
+    try {
+      tracker.fromHost(line);
+    } catch (error) {
+      log(
+        `a message from the host could not be read for recording (${describeError(error)}): forwarded as it came`,
+      );
+    }
+  };
   streams.input.on("data", (chunk: Buffer) => {
     for (const line of fromHost.push(chunk)) {
-      tracker.fromHost(line);
+      noteFromHost(line);
       if (!server.stdin.write(line)) streams.input.pause();
     }
   });
@@ -211,7 +220,7 @@ export async function runProxy(config: ProxyConfig, streams: ProxyStreams): Prom
   streams.input.once("end", () => {
     const rest = fromHost.rest();
     if (rest !== undefined) {
-      tracker.fromHost(rest);
+      noteFromHost(rest);
       server.stdin.write(rest);
     }
     server.stdin.end();

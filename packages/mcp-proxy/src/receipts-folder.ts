@@ -1,10 +1,10 @@
 /**
  * The receipts folder: one `<action hash>.json` file per recorded action (a tool call, for the
- * proxy), holding the action's payload itself and its receipt, everything needed to check later that the call is what the ledger
- * attests (`verifyReceiptFile`). A file is written once, whole (written aside, then renamed), so
- * a receipt delivered again after a restart replaces it with the same content, never a second
- * file, and never a file that has the call with one that has not. With `flush`, the file and its
- * entry in the folder are on the disk when the write returns.
+ * proxy), holding the action's payload itself and its receipt, everything needed to check later
+ * that the action is what the ledger attests (`verifyReceiptFile`). A file is written once, whole
+ * (written aside, then renamed), so a receipt delivered again after a restart replaces it with the
+ * same content, never a second file, and never a file that has the call with one that has not.
+ * With `flush`, the file and its entry in the folder are on the disk when the write returns.
  */
 import { existsSync, lstatSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { mkdir, open, rename, writeFile } from "node:fs/promises";
@@ -166,9 +166,9 @@ export function removeAbandonedAsideFiles(folder: string, now = Date.now()): num
   return removed;
 }
 
-/** The fields of a batch item's receipt that a listing sorts and shows by, and what each must hold. */
 const isText = (value: unknown): boolean => typeof value === "string";
 
+/** The fields of a batch item's receipt that a listing sorts and shows by, and what each must hold. */
 const LISTED_FIELDS: ReadonlyArray<readonly [string, (value: unknown) => boolean]> = [
   ["slot", Number.isSafeInteger],
   ["index", Number.isSafeInteger],
@@ -188,8 +188,7 @@ const LISTED_FIELDS: ReadonlyArray<readonly [string, (value: unknown) => boolean
 /**
  * One receipt file's content, checked for its shape (`ABAS_SDK__RECEIPT_FILE_UNREADABLE` when it is
  * not JSON, not an object with a call (an object, or null) and a receipt, or its receipt lacks what
- * a listing needs);
- * `file` names it in errors. Whether the receipt holds is `verifyReceiptFile`'s question.
+ * a listing needs); `file` names it in errors. Whether the receipt holds is `verifyReceiptFile`'s question.
  */
 export function parseReceiptFile(text: string, file: string): ReceiptFileEntry {
   let parsed: unknown;

@@ -69,6 +69,19 @@ export type ToolCallTrackerOptions = Readonly<{
   warn?: (message: string) => void;
 }>;
 
+/**
+ * The name a call is recorded under: a name that is not text (which the server refuses) as its
+ * JSON text, whatever the host sent in its place.
+ */
+function toolName(name: unknown): string {
+  if (typeof name === "string") return name;
+  try {
+    return JSON.stringify(name) ?? "undefined";
+  } catch {
+    return "(not JSON)";
+  }
+}
+
 export class ToolCallTracker {
   readonly #warn: (message: string) => void;
   readonly #pending: CallsById;
@@ -103,7 +116,7 @@ export class ToolCallTracker {
       const params = (message.params ?? {}) as Record<string, unknown>;
       this.#pending.add(key, {
         id: message.id as string | number,
-        tool: typeof params.name === "string" ? params.name : String(params.name),
+        tool: toolName(params.name),
         arguments: params.arguments ?? {},
         startedAt: now.toISOString(),
       });

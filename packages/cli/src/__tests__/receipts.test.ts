@@ -329,7 +329,7 @@ describe("abas receipts", () => {
       assert.match(listed.stdout, /^2 receipts$/m);
       assert.match(
         listed.stderr,
-        /^NOT A RECEIPT .*\[ABAS_SDK__RECEIPT_FILE_UNREADABLE 3802\]: its (call|receipt)/m,
+        /^NOT A RECEIPT .*\[ABAS_SDK__RECEIPT_FILE_UNREADABLE 3802\]: .* cannot be read: its (call is neither an object nor null|receipt has no valid actionHash)$/m,
       );
     }
     // And a call whose tool is not text is listed by its action type, and fails as changed (3803)

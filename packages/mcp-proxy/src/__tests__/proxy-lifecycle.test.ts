@@ -301,6 +301,39 @@ describe("abas-mcp-proxy as a process", () => {
     assert.match(readFileSync(join(queueDir, "calls.jsonl"), "utf8"), /"callId":"last"/);
   });
 
+  it("keeps forwarding and recording after a tools/call whose name is not text (an object without a usable toString)", async () => {
+    // Given a server that answers every request with an empty result
+    const answerAll = `
+      require("node:readline").createInterface({ input: process.stdin }).on("line", (line) => {
+        const { id } = JSON.parse(line);
+        process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id, result: { content: [] } }) + "\\n");
+      });`;
+    const queueDir = join(dir, "queue-odd-name");
+    const run = startProxy([...options, "--queue-dir", queueDir], [process.execPath, "-e", answerAll]);
+    // When the host calls a tool named by such an object, then another tool
+    const odd =
+      '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":{"toString":1,"valueOf":{}},"arguments":{}}}\n';
+    run.child.stdin.write(odd);
+    await waitForLine(run, '"id":1');
+    run.child.stdin.end(
+      '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"message":"after"}}}\n',
+    );
+    const { code } = await run.exited;
+    // Then both were answered and both calls are recorded, the first under its name's JSON text
+    assert.equal(code, 0, run.stderr());
+    assert.deepEqual(
+      run
+        .stdout()
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line).id),
+      [1, 2],
+    );
+    const journal = readFileSync(join(queueDir, "calls.jsonl"), "utf8");
+    assert.match(journal, /"tool":"\{\\"toString\\":1,\\"valueOf\\":\{\}\}"/);
+    assert.match(journal, /"tool":"echo"/);
+  });
+
   it("takes options from flags first, then the environment, then defaults", () => {
     const parsed = parseProxyConfig(["--durability", "fsync", "--", "npx", "-y", "server", "--flag"], {
       ABAS_DURABILITY: "write",

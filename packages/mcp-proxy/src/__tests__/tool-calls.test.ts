@@ -107,6 +107,26 @@ describe("ToolCallTracker", () => {
     assert.deepEqual([done?.action.result, "error" in done!.action], [{ ok: true }, false]);
   });
 
+  it("records a tool name that is not text as its JSON text, whatever the host sent", () => {
+    const tracker = new ToolCallTracker();
+    const names = [{ toString: 1 }, [{ toString: 1 }], { toString: {}, valueOf: {} }, 5, null];
+    names.forEach((name, id) =>
+      tracker.fromHost(line({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: {} } })),
+    );
+    tracker.fromHost(line({ jsonrpc: "2.0", id: 9, method: "tools/call", params: { arguments: {} } }));
+    const recorded = [...names.keys(), 9].map(
+      (id) => tracker.fromServer(line({ jsonrpc: "2.0", id, result: { content: [] } }))[0]?.action.tool,
+    );
+    assert.deepEqual(recorded, [
+      '{"toString":1}',
+      '[{"toString":1}]',
+      '{"toString":{},"valueOf":{}}',
+      "5",
+      "null",
+      "undefined",
+    ]);
+  });
+
   it("reads JSON-RPC batches and ignores lines that are not JSON", () => {
     const tracker = new ToolCallTracker();
     tracker.fromHost(
