@@ -28,12 +28,21 @@ async function main(args: readonly string[]): Promise<number> {
     console.error(`pack:packages: cannot create ${folder}: ${(error as Error).message}`);
     return 1;
   }
-  console.error(`Packing ${PUBLISHED_PACKAGES.length} packages into ${folder} (each is built first)...`);
-  const packed = await packPublishedPackages(folder);
+  const total = PUBLISHED_PACKAGES.length;
+  console.error(`Packing ${total} packages into ${folder} (each is built first)...`);
+  const started = Date.now();
+  let building = 0;
+  const packed = await packPublishedPackages(folder, {
+    onBuilding: (name) => {
+      building += 1;
+      const seconds = Math.round((Date.now() - started) / 1000);
+      console.error(`  [${building}/${total}] building ${name} (${seconds} s)`);
+    },
+  });
   const tarballs = PUBLISHED_PACKAGES.map((name) => packed.get(name)!.tarball);
   console.log(
     [
-      `Packed into ${folder}:`,
+      `Packed into ${folder} in ${Math.round((Date.now() - started) / 1000)} s:`,
       ...PUBLISHED_PACKAGES.map((name) => `  ${name.padEnd(22)} ${packed.get(name)!.tarball}`),
       "",
       "In your project, install them together (npm finds each @abas/ dependency among them):",

@@ -2,7 +2,7 @@
  * The packages ABAS publishes, packed as `npm publish` would upload them: `npm pack` runs each
  * one's `prepack` (its build), and each tarball's file list and manifest are read back.
  */
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -47,21 +47,56 @@ export interface PackedPackage {
   readonly manifest: PackageManifest;
 }
 
+/** npm's line as each package's `prepack` (its build) starts: `> @abas/sdk@0.1.0 prepack`. */
+const PREPACK_LINE = /^> (@abas\/[\w-]+)@\S+ prepack$/;
+
+/**
+ * `npm pack` of the published packages in the repository's own environment (prepack builds with
+ * the repository's tools): its stdout, once it succeeds. Its stderr is read as it comes, each
+ * package named to `onBuilding` as its build starts; a failure throws with the end of stderr.
+ */
+function npmPack(args: readonly string[], onBuilding: (name: PublishedPackage) => void): Promise<string> {
+  return new Promise((resolve, reject) => {
+    // At "notice", npm names each lifecycle script as it starts, also when run from `npm run --silent`.
+    const child = spawn("npm", ["pack", "--loglevel=notice", ...args], {
+      cwd: REPO_ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const stdout: Buffer[] = [];
+    let stderr = "";
+    let partial = "";
+    child.stdout.on("data", (chunk: Buffer) => stdout.push(chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr = (stderr + chunk).slice(-16_384);
+      const lines = (partial + chunk).split("\n");
+      partial = lines.pop()!;
+      for (const line of lines) {
+        const name = PREPACK_LINE.exec(line.trim())?.[1];
+        if (name !== undefined && (PUBLISHED_PACKAGES as readonly string[]).includes(name))
+          onBuilding(name as PublishedPackage);
+      }
+    });
+    child.once("error", reject);
+    child.once("close", (code, signal) => {
+      if (code === 0) resolve(Buffer.concat(stdout).toString("utf8"));
+      else reject(new Error(`npm pack failed (${signal ?? `exit code ${code}`}):\n${stderr.trimEnd()}`));
+    });
+  });
+}
+
+export type PackOptions = Readonly<{
+  /** Called as each package's build starts, in dependency order. */
+  onBuilding?: (name: PublishedPackage) => void;
+}>;
+
 /** `npm pack` of every published package into `destination` (the repository is not changed). */
 export async function packPublishedPackages(
   destination: string,
+  { onBuilding = () => {} }: PackOptions = {},
 ): Promise<Map<PublishedPackage, PackedPackage>> {
-  const { stdout } = await run(
-    "npm",
-    [
-      "pack",
-      "--json",
-      "--pack-destination",
-      destination,
-      ...PUBLISHED_PACKAGES.flatMap((name) => ["-w", name]),
-    ],
-    // The repository's own environment: prepack builds with the repository's tools.
-    { cwd: REPO_ROOT, maxBuffer: 64 * 1024 * 1024 },
+  const stdout = await npmPack(
+    ["--json", "--pack-destination", destination, ...PUBLISHED_PACKAGES.flatMap((name) => ["-w", name])],
+    onBuilding,
   );
   const packed = JSON.parse(stdout.slice(stdout.indexOf("["))) as {
     name: PublishedPackage;

@@ -23,12 +23,24 @@ describe("npm run pack:packages", () => {
   it("packs every published package into the folder and prints an install line that works as printed", async () => {
     // When the packages are packed into a folder outside the repository, whose name a shell splits
     const folder = join(root, "abas packages");
-    const { stdout } = await run("npm", ["run", "--silent", "pack:packages", "--", folder], {
+    const { stdout, stderr } = await run("npm", ["run", "--silent", "pack:packages", "--", folder], {
       cwd: REPO_ROOT,
       maxBuffer: 16 * 1024 * 1024,
     });
 
-    // Then the printed install line names one tarball per published package, each in the folder,
+    // Then it told which package it was building as it went, each once, counted
+    const progress = stderr
+      .split("\n")
+      .map((text) => /^ {2}\[(\d+)\/(\d+)\] building (\S+) \(\d+ s\)$/.exec(text))
+      .filter((match) => match !== null);
+    assert.deepEqual(
+      progress.map(([, done, total]) => `${done}/${total}`),
+      PUBLISHED_PACKAGES.map((_, index) => `${index + 1}/${PUBLISHED_PACKAGES.length}`),
+      stderr,
+    );
+    assert.deepEqual(progress.map(([, , , name]) => name).sort(), [...PUBLISHED_PACKAGES].sort());
+
+    // And the printed install line names one tarball per published package, each in the folder,
     // as a shell reads it
     const line = stdout.split("\n").find((text) => text.trim().startsWith("npm install "));
     assert.ok(line, stdout);
