@@ -74,8 +74,12 @@ export class CallJournal {
   readonly #queueDir: string;
   readonly #fsync: boolean;
   readonly #sealBytes: number;
-  /** Each waiting call with the file it is in: `#current` for `calls.jsonl`, a sealed one's number. */
-  readonly #calls = new Map<string, { call: ToolCallAction; segment: number }>();
+  /**
+   * Each waiting call with the files it is in, one per time it was recorded (two calls identical in
+   * everything recorded are one action hash, with a receipt each): `#current` for `calls.jsonl`, a
+   * sealed one's number.
+   */
+  readonly #calls = new Map<string, { call: ToolCallAction; segments: number[] }>();
   /** How many waiting calls each file holds. */
   readonly #waitingIn = new Map<number, number>();
   #current: number;
@@ -136,7 +140,7 @@ export class CallJournal {
     if (written) this.#drop(actionHash);
   }
 
-  /** A call that was not recorded after all: it gets no receipt. */
+  /** A call that was not recorded after all: it gets no receipt (one recording of it goes). */
   forget(actionHash: string): void {
     this.#drop(actionHash);
   }
@@ -165,21 +169,24 @@ export class CallJournal {
   }
 
   #keep(actionHash: string, call: ToolCallAction, segment: number): void {
-    this.#drop(actionHash);
-    this.#calls.set(actionHash, { call, segment });
+    const waiting = this.#calls.get(actionHash);
+    if (waiting === undefined) this.#calls.set(actionHash, { call, segments: [segment] });
+    else waiting.segments.push(segment);
     this.#waitingIn.set(segment, (this.#waitingIn.get(segment) ?? 0) + 1);
   }
 
+  /** Lets the oldest recording of the call go. */
   #drop(actionHash: string): void {
     const waiting = this.#calls.get(actionHash);
     if (waiting === undefined) return;
-    this.#calls.delete(actionHash);
-    const left = (this.#waitingIn.get(waiting.segment) ?? 1) - 1;
+    const segment = waiting.segments.shift()!;
+    if (waiting.segments.length === 0) this.#calls.delete(actionHash);
+    const left = (this.#waitingIn.get(segment) ?? 1) - 1;
     if (left > 0) {
-      this.#waitingIn.set(waiting.segment, left);
+      this.#waitingIn.set(segment, left);
       return;
     }
-    this.#waitingIn.delete(waiting.segment);
-    if (waiting.segment !== this.#current) rmSync(this.#pathOf(waiting.segment), { force: true });
+    this.#waitingIn.delete(segment);
+    if (segment !== this.#current) rmSync(this.#pathOf(segment), { force: true });
   }
 }

@@ -7,7 +7,7 @@
  * With `flush`, the file and its entry in the folder are on the disk when the write returns.
  */
 import { existsSync, lstatSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
-import { mkdir, open, rename, writeFile } from "node:fs/promises";
+import { mkdir, open, readFile, rename, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 
 import {
@@ -109,25 +109,68 @@ export type WriteReceiptOptions = Readonly<{
 }>;
 
 /**
+ * Where a receipt goes: `<action hash>.json`, unless that file holds the receipt of another ledger
+ * item with the same action hash (two calls identical in everything recorded, each attested): then
+ * `<action hash>.<batch address>.<index>.json`. `exists`: a file is there for this item already.
+ */
+async function receiptFileFor(
+  folder: string,
+  receipt: BatchItemReceipt,
+): Promise<{ path: string; exists: boolean }> {
+  const path = receiptFilePath(folder, receipt.actionHash);
+  let held: Partial<BatchItemReceipt> | undefined;
+  try {
+    held = (JSON.parse(await readFile(path, "utf8")) as { receipt?: Partial<BatchItemReceipt> }).receipt;
+  } catch {
+    // Missing, or not a receipt file: written over, as by the first write.
+    return { path, exists: false };
+  }
+  if (held?.batchAddress === receipt.batchAddress && held?.index === receipt.index)
+    return { path, exists: true };
+  const another = join(folder, `${receipt.actionHash}.${receipt.batchAddress}.${receipt.index}.json`);
+  return { path: another, exists: existsSync(another) };
+}
+
+/** The writes under way per action hash: a receipt's file is chosen once those before it are done. */
+const writing = new Map<string, Promise<unknown>>();
+
+/**
  * Writes with the file system's own threads: the proxy's thread goes on forwarding meanwhile. The
- * folder is made (0700) the first time it is missing.
+ * folder is made (0700) the first time it is missing. Returns the file's path.
  */
 export async function writeReceiptFile(
   folder: string,
   content: ReceiptFile,
-  { flush = false }: WriteReceiptOptions = {},
+  options: WriteReceiptOptions = {},
 ): Promise<string> {
-  const path = receiptFilePath(folder, content.receipt.actionHash);
+  const key = receiptFilePath(folder, content.receipt.actionHash);
+  const written = (writing.get(key) ?? Promise.resolve())
+    .catch(() => {})
+    .then(() => writeReceiptFileNow(folder, content, options));
+  writing.set(key, written);
+  try {
+    return await written;
+  } finally {
+    if (writing.get(key) === written) writing.delete(key);
+  }
+}
+
+async function writeReceiptFileNow(
+  folder: string,
+  content: ReceiptFile,
+  { flush = false }: WriteReceiptOptions,
+): Promise<string> {
+  const { path, exists } = await receiptFileFor(folder, content.receipt);
   // A receipt delivered again once its call left the calls journal (its file was written then)
   // keeps the file that has the call; written maybe without a flush, by a run with "write".
-  if (content.call === null && existsSync(path)) {
+  if (content.call === null && exists) {
     if (flush) {
       await flushPath(path);
       await flushFolder(folder);
     }
     return path;
   }
-  // Its own name per write: two identical calls (the same hash) may be saved at the same time.
+  // Its own name per write: the same receipt may be saved by two processes at the same time.
   const aside = `${path}.${process.pid}.${(asideFiles += 1)}.tmp`;
   const text = `${JSON.stringify(content, null, 2)}\n`;
   try {
@@ -144,7 +187,7 @@ export async function writeReceiptFile(
 }
 
 /** A receipt's file under its temporary name, as `writeReceiptFile` writes it before the rename. */
-const ASIDE_NAME = /^[0-9a-f]{64}\.json\.\d+\.\d+\.tmp$/;
+const ASIDE_NAME = /^[0-9a-f]{64}(\.[1-9A-HJ-NP-Za-km-z]{32,44}\.\d+)?\.json\.\d+\.\d+\.tmp$/;
 /** A write takes milliseconds: a temporary file this old belongs to a write cut off by the end of its process. */
 const ABANDONED_ASIDE_MS = 60_000;
 

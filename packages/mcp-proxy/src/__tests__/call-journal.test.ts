@@ -141,6 +141,17 @@ describe("the calls journal", () => {
     journal.close();
   });
 
+  it("keeps two identical calls (one action hash, two receipts) until both receipts are saved", () => {
+    const journal = new CallJournal(queueDir, "write", { queued: NONE, sealBytes: 1024 });
+    journal.append(hash(1), call("twice"));
+    journal.append(hash(1), call("twice"));
+    assert.deepEqual(receipt(journal, 1), call("twice"));
+    assert.deepEqual(receipt(journal, 1), call("twice"));
+    assert.equal(receipt(journal, 1), null);
+    journal.close();
+    assert.deepEqual(journalFiles(), { "calls.jsonl": [] });
+  });
+
   it("empties the file at close when every call has its receipt, keeps it when one has not", () => {
     // Given a call whose record failed (forgotten) and one that got its receipt
     const journal = new CallJournal(queueDir, "write", { queued: NONE });

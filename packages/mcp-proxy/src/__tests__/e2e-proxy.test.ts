@@ -19,6 +19,7 @@ import {
   proxyOptions,
 } from "./support/proxy-process.js";
 import { agentBatchesOnLedger, waitForReceipts } from "./support/receipts.js";
+import { startProxy } from "./support/run-proxy.js";
 
 const everything = [process.execPath, EVERYTHING_SERVER, "stdio"];
 
@@ -164,6 +165,35 @@ describe("abas-mcp-proxy in front of real MCP servers", () => {
     } finally {
       await client.close();
     }
+  });
+
+  it("saves a receipt file for each of two calls identical in everything recorded (an id the host reused, one millisecond)", async () => {
+    // Given a server that answers each request, and each request of a batch, with the same result
+    const sameAnswers = `
+      const answer = (message) => ({ jsonrpc: "2.0", id: message.id, result: { content: [{ type: "text", text: "same" }] } });
+      require("node:readline").createInterface({ input: process.stdin }).on("line", (line) => {
+        const message = JSON.parse(line);
+        process.stdout.write(JSON.stringify(Array.isArray(message) ? message.map(answer) : answer(message)) + "\\n");
+      });`;
+    const dirs = folders();
+    const proxy = startProxy(proxyOptions(setup, dirs), [process.execPath, "-e", sameAnswers]);
+    // When the host sends the same call twice under one id in one batch, and closes its end
+    const call = {
+      jsonrpc: "2.0",
+      id: 7,
+      method: "tools/call",
+      params: { name: "echo", arguments: { message: "twice" } },
+    };
+    proxy.child.stdin.end(`${JSON.stringify([call, call])}\n`);
+    const { code } = await proxy.exited;
+    assert.equal(code, 0, proxy.stderr());
+    // Then both calls have a receipt file, the two items of one action hash, and both verify
+    const entries = await waitForReceipts(dirs.receiptsDir, 2);
+    assert.equal(entries.length, 2);
+    assert.equal(entries[0]!.receipt.actionHash, entries[1]!.receipt.actionHash);
+    assert.deepEqual(entries.map((entry) => entry.receipt.index).sort(), [0, 1]);
+    assert.deepEqual(entries[0]!.call, entries[1]!.call);
+    for (const entry of entries) await verifyReceiptFile(entry, setup.rpcUrl);
   });
 
   it("forwards the bytes of every message unchanged, both ways", async () => {

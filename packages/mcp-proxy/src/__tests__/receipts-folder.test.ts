@@ -53,6 +53,35 @@ describe("writeReceiptFile", () => {
       null,
     );
   });
+
+  it("gives a second ledger item of the same action hash a file of its own, and each delivery again its own file", async () => {
+    // Given two receipts of one action hash (two identical calls, each attested), saved at once
+    const folder = join(work, "same-hash");
+    const actionHash = "12".repeat(32);
+    const batchAddress = "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin";
+    const receipt = (index: number) => ({ actionHash, batchAddress, index }) as unknown as BatchItemReceipt;
+    const call = { kind: "test/tool-call", tool: "echo", arguments: {}, startedAt: "t0", endedAt: "t1" };
+    const [first, second] = await Promise.all([
+      writeReceiptFile(folder, { call, receipt: receipt(0) }),
+      writeReceiptFile(folder, { call, receipt: receipt(1) }),
+    ]);
+    // Then each has its file: the first under the hash, the second under the hash, batch and index
+    assert.equal(first, join(folder, `${actionHash}.json`));
+    assert.equal(second, join(folder, `${actionHash}.${batchAddress}.1.json`));
+    // And each delivered again (with its call, or without it) goes to its own file, which keeps the call
+    assert.equal(await writeReceiptFile(folder, { call: null, receipt: receipt(1) }), second);
+    assert.equal(await writeReceiptFile(folder, { call, receipt: receipt(0) }), first);
+    assert.deepEqual(readdirSync(folder).sort(), [
+      `${actionHash}.${batchAddress}.1.json`,
+      `${actionHash}.json`,
+    ]);
+    for (const [path, index] of [
+      [first, 0],
+      [second, 1],
+    ] as const) {
+      assert.deepEqual(JSON.parse(readFileSync(path, "utf8")), { call, receipt: receipt(index) });
+    }
+  });
 });
 
 describe("FolderFlusher", () => {
@@ -109,18 +138,19 @@ describe("removeAbandonedAsideFiles", () => {
       const files = {
         receipt: `${hash}.json`,
         abandoned: `${hash}.json.4242.1.tmp`,
+        abandonedSecondItem: `${hash}.9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin.1.json.4242.3.tmp`,
         writing: `${hash}.json.4242.2.tmp`,
         other: "notes.json.1.1.tmp",
       };
       for (const name of Object.values(files)) writeFileSync(join(folder, name), "{}");
       const now = Date.now();
       const twoMinutesAgo = new Date(now - 120_000);
-      for (const name of [files.abandoned, files.other])
+      for (const name of [files.abandoned, files.abandonedSecondItem, files.other])
         utimesSync(join(folder, name), twoMinutesAgo, twoMinutesAgo);
       // When the abandoned ones are removed
       const removed = removeAbandonedAsideFiles(folder, now);
-      // Then only the receipt's temporary file of 2 minutes ago is gone
-      assert.equal(removed, 1);
+      // Then only the receipts' temporary files of 2 minutes ago are gone
+      assert.equal(removed, 2);
       assert.deepEqual(readdirSync(folder).sort(), [files.receipt, files.writing, files.other].sort());
     } finally {
       rmSync(folder, { recursive: true, force: true });
