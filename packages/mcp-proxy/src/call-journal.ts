@@ -31,7 +31,7 @@ type CallLine = { actionHash: string; call: ToolCallAction };
 
 export const CALLS_FILE_NAME = "calls.jsonl";
 
-const SEALED_FILE_NAME = /^calls\.([1-9][0-9]{0,14})\.jsonl$/;
+const SEALED_FILE_NAME = /^calls\.([1-9][0-9]*)\.jsonl$/;
 const sealedFileName = (segment: number): string => `calls.${segment}.jsonl`;
 
 /** The size at which `calls.jsonl` is sealed. */
@@ -53,11 +53,15 @@ function parseLine(line: string): CallLine | undefined {
 
 /** The sealed files of a queue folder, oldest first. */
 function sealedSegments(queueDir: string): number[] {
-  return readdirSync(queueDir)
-    .map((name) => SEALED_FILE_NAME.exec(name)?.[1])
-    .filter((segment) => segment !== undefined)
-    .map(Number)
-    .sort((a, b) => a - b);
+  return (
+    readdirSync(queueDir)
+      .map((name) => SEALED_FILE_NAME.exec(name)?.[1])
+      .filter((segment) => segment !== undefined)
+      .map(Number)
+      // Numbers past 2^50 are not the journal's: counting on from one must stay exact.
+      .filter((segment) => segment <= 2 ** 50)
+      .sort((a, b) => a - b)
+  );
 }
 
 export type CallJournalOptions = Readonly<{
@@ -135,9 +139,13 @@ export class CallJournal {
     return this.#calls.get(actionHash)?.call ?? null;
   }
 
-  /** The receipt's file is written, or could not be: then its call stays for the next delivery. */
-  receiptEnded(actionHash: string, written: boolean): void {
-    if (written) this.#drop(actionHash);
+  /**
+   * The receipt's file was made (`created`: one recording of its call goes), or was there already (a
+   * receipt delivered again, whose recording went with its first delivery, or an identical call's),
+   * or could not be written (its call stays for the next delivery).
+   */
+  receiptEnded(actionHash: string, created: boolean): void {
+    if (created) this.#drop(actionHash);
   }
 
   /** A call that was not recorded after all: it gets no receipt (one recording of it goes). */

@@ -17,6 +17,7 @@ export {
   type ReceiptFileEntry,
   type ReceiptFileSummary,
   type ReceiptsFolder,
+  type SavedReceiptFile,
   type UnreadableReceiptFile,
   type ToolCallOutcome,
 } from "./receipts-folder.js";

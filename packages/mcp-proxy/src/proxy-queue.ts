@@ -45,17 +45,16 @@ async function saveReceipt(
   { durability, log }: Readonly<{ durability: ProxyConfig["durability"]; log: (line: string) => void }>,
 ): Promise<void> {
   const call = calls.receiptStarted(receipt.actionHash);
-  let written = false;
+  let created = false;
   try {
-    await writeReceiptFile(receiptsDir, { call, receipt }, { flush: durability === "fsync" });
-    written = true;
+    ({ created } = await writeReceiptFile(receiptsDir, { call, receipt }, { flush: durability === "fsync" }));
   } catch (error) {
     log(
       `cannot save the receipt of ${receipt.actionHash}: ${(error as Error).message}; tried again while the proxy runs, and at the next start`,
     );
     throw error;
   } finally {
-    calls.receiptEnded(receipt.actionHash, written);
+    calls.receiptEnded(receipt.actionHash, created);
   }
 }
 

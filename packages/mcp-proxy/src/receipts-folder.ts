@@ -7,7 +7,7 @@
  * With `flush`, the file and its entry in the folder are on the disk when the write returns.
  */
 import { existsSync, lstatSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
-import { mkdir, open, readFile, rename, writeFile } from "node:fs/promises";
+import { link, mkdir, open, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 
 import {
@@ -111,38 +111,51 @@ export type WriteReceiptOptions = Readonly<{
 /**
  * Where a receipt goes: `<action hash>.json`, unless that file holds the receipt of another ledger
  * item with the same action hash (two calls identical in everything recorded, each attested): then
- * `<action hash>.<batch address>.<index>.json`. `exists`: a file is there for this item already.
+ * `<action hash>.<batch address>.<index>.json`. `found`: whether a file is there for this item
+ * already ("item"), is not there ("none"), or is there but is not a receipt ("unreadable").
  */
 async function receiptFileFor(
   folder: string,
   receipt: BatchItemReceipt,
-): Promise<{ path: string; exists: boolean }> {
+): Promise<{ path: string; found: "item" | "none" | "unreadable" }> {
   const path = receiptFilePath(folder, receipt.actionHash);
   let held: Partial<BatchItemReceipt> | undefined;
   try {
-    held = (JSON.parse(await readFile(path, "utf8")) as { receipt?: Partial<BatchItemReceipt> }).receipt;
+    held = (JSON.parse(await readFile(path, "utf8")) as { receipt?: Partial<BatchItemReceipt> } | null)
+      ?.receipt;
   } catch {
-    // Missing, or not a receipt file: written over, as by the first write.
-    return { path, exists: false };
+    // Nothing there, or something that is not a receipt file (a link to nothing is there too).
+    return { path, found: lstatSync(path, { throwIfNoEntry: false }) === undefined ? "none" : "unreadable" };
   }
   if (held?.batchAddress === receipt.batchAddress && held?.index === receipt.index)
-    return { path, exists: true };
+    return { path, found: "item" };
   const another = join(folder, `${receipt.actionHash}.${receipt.batchAddress}.${receipt.index}.json`);
-  return { path: another, exists: existsSync(another) };
+  return { path: another, found: existsSync(another) ? "item" : "none" };
 }
 
 /** The writes under way per action hash: a receipt's file is chosen once those before it are done. */
 const writing = new Map<string, Promise<unknown>>();
 
+export type SavedReceiptFile = Readonly<{
+  path: string;
+  /**
+   * Whether this write made the item's file: false when its file was there already (a receipt
+   * delivered again), whether it was written again (with its call) or kept (see `call: null`).
+   */
+  created: boolean;
+}>;
+
 /**
  * Writes with the file system's own threads: the proxy's thread goes on forwarding meanwhile. The
- * folder is made (0700) the first time it is missing. Returns the file's path.
+ * folder is made (0700) the first time it is missing. A new file takes its name only if no other
+ * process took it meanwhile (a link, not a rename), so two processes saving two items of one action
+ * hash at once keep both.
  */
 export async function writeReceiptFile(
   folder: string,
   content: ReceiptFile,
   options: WriteReceiptOptions = {},
-): Promise<string> {
+): Promise<SavedReceiptFile> {
   const key = receiptFilePath(folder, content.receipt.actionHash);
   const written = (writing.get(key) ?? Promise.resolve())
     .catch(() => {})
@@ -155,24 +168,9 @@ export async function writeReceiptFile(
   }
 }
 
-async function writeReceiptFileNow(
-  folder: string,
-  content: ReceiptFile,
-  { flush = false }: WriteReceiptOptions,
-): Promise<string> {
-  const { path, exists } = await receiptFileFor(folder, content.receipt);
-  // A receipt delivered again once its call left the calls journal (its file was written then)
-  // keeps the file that has the call; written maybe without a flush, by a run with "write".
-  if (content.call === null && exists) {
-    if (flush) {
-      await flushPath(path);
-      await flushFolder(folder);
-    }
-    return path;
-  }
-  // Its own name per write: the same receipt may be saved by two processes at the same time.
+/** Writes `text` under a name of its own beside `path`, made whole (and flushed) before it is named. */
+async function writeAside(folder: string, path: string, text: string, flush: boolean): Promise<string> {
   const aside = `${path}.${process.pid}.${(asideFiles += 1)}.tmp`;
-  const text = `${JSON.stringify(content, null, 2)}\n`;
   try {
     await writeFile(aside, text, { mode: 0o600, flush });
   } catch (error) {
@@ -181,12 +179,52 @@ async function writeReceiptFileNow(
     if (flush) await flushPath(dirname(folder));
     await writeFile(aside, text, { mode: 0o600, flush });
   }
-  await rename(aside, path);
-  if (flush) await flushFolder(folder);
-  return path;
+  return aside;
 }
 
-/** A receipt's file under its temporary name, as `writeReceiptFile` writes it before the rename. */
+async function writeReceiptFileNow(
+  folder: string,
+  content: ReceiptFile,
+  { flush = false }: WriteReceiptOptions,
+): Promise<SavedReceiptFile> {
+  const text = `${JSON.stringify(content, null, 2)}\n`;
+  for (;;) {
+    const { path, found } = await receiptFileFor(folder, content.receipt);
+    // A receipt delivered again once its call left the calls journal (its file was written then)
+    // keeps the file that has the call; written maybe without a flush, by a run with "write".
+    if (content.call === null && found === "item") {
+      if (flush) {
+        await flushPath(path);
+        await flushFolder(folder);
+      }
+      return { path, created: false };
+    }
+    const aside = await writeAside(folder, path, text, flush);
+    if (found !== "none") {
+      // The item's own file, or a file that is not a receipt: replaced whole.
+      await rename(aside, path);
+      if (flush) await flushFolder(folder);
+      return { path, created: found === "unreadable" };
+    }
+    let named: boolean;
+    try {
+      await link(aside, path);
+      named = true;
+    } catch (error) {
+      // EEXIST: another process saved a receipt of this action hash meanwhile, so choose again. A
+      // file system without hard links names it as any other write does.
+      named = (error as NodeJS.ErrnoException).code !== "EEXIST";
+      if (named) await rename(aside, path);
+    } finally {
+      await rm(aside, { force: true });
+    }
+    if (!named) continue;
+    if (flush) await flushFolder(folder);
+    return { path, created: true };
+  }
+}
+
+/** A receipt's file under its temporary name, as `writeReceiptFile` writes it before naming it. */
 const ASIDE_NAME = /^[0-9a-f]{64}(\.[1-9A-HJ-NP-Za-km-z]{32,44}\.\d+)?\.json\.\d+\.\d+\.tmp$/;
 /** A write takes milliseconds: a temporary file this old belongs to a write cut off by the end of its process. */
 const ABANDONED_ASIDE_MS = 60_000;

@@ -186,7 +186,7 @@ describe("withAbasReceipts (ai)", () => {
   it("saves each action with its receipt in a receipts folder from onRecord, which abas receipts lists and verifies", async () => {
     // Given an agent whose every action is written to a receipts folder as docs/attest-every-action.md shows
     const folder = mkdtempSync(join(setup.workDir, "receipts-"));
-    const saved: Array<Promise<string>> = [];
+    const saved: Array<Promise<unknown>> = [];
     const onRecord = (entry: RecordedEntry): void =>
       void saved.push(
         entry.receipt.then((receipt) =>

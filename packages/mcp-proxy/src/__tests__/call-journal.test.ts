@@ -46,10 +46,10 @@ describe("the calls journal", () => {
         .map((name) => [name, hashesIn(join(queueDir, name))]),
     );
 
-  /** A receipt saved as the proxy saves one. */
-  const receipt = (journal: CallJournal, index: number, written = true) => {
+  /** A receipt saved as the proxy saves one; `created`: its file was made (not there already, nor failed). */
+  const receipt = (journal: CallJournal, index: number, created = true) => {
     const found = journal.receiptStarted(hash(index));
-    journal.receiptEnded(hash(index), written);
+    journal.receiptEnded(hash(index), created);
     return found;
   };
 
@@ -150,6 +150,35 @@ describe("the calls journal", () => {
     assert.equal(receipt(journal, 1), null);
     journal.close();
     assert.deepEqual(journalFiles(), { "calls.jsonl": [] });
+  });
+
+  it("keeps an identical call's recording when a receipt delivered again finds its file there", () => {
+    // Given two identical calls, the first one's receipt saved (its file made)
+    const journal = new CallJournal(queueDir, "write", { queued: NONE, sealBytes: 1 });
+    journal.append(hash(1), call("twice"));
+    journal.append(hash(1), call("twice"));
+    assert.deepEqual(receipt(journal, 1), call("twice"));
+    // When that receipt is delivered again and its file was there (not made again)
+    assert.deepEqual(receipt(journal, 1, false), call("twice"));
+    // Then the second call's receipt still gets the call, which then goes
+    assert.deepEqual(receipt(journal, 1), call("twice"));
+    assert.equal(receipt(journal, 1), null);
+    journal.close();
+    assert.deepEqual(journalFiles(), { "calls.jsonl": [] });
+  });
+
+  it("counts on from the highest sealed file, and leaves alone names past 2^50 that are not its own", () => {
+    const foreign = `calls.${2 ** 53}.jsonl`;
+    writeFileSync(join(queueDir, "calls.999999999999999.jsonl"), "");
+    writeFileSync(join(queueDir, foreign), journalLine(9, "not ours"));
+    const journal = new CallJournal(queueDir, "write", { queued: hashes(1, 9), sealBytes: 1 });
+    journal.append(hash(1), call("after"));
+    journal.close();
+    const reopened = new CallJournal(queueDir, "write", { queued: hashes(1) });
+    assert.deepEqual(receipt(reopened, 1), call("after"));
+    assert.equal(receipt(reopened, 9), null);
+    reopened.close();
+    assert.deepEqual(journalFiles(), { [foreign]: [hash(9)], "calls.jsonl": [] });
   });
 
   it("empties the file at close when every call has its receipt, keeps it when one has not", () => {

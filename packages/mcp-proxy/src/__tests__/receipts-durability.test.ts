@@ -29,7 +29,7 @@ import { waitForReceipts } from "./support/receipts.js";
 import {
   descriptorPath,
   isFlush,
-  isRename,
+  isNaming,
   quotedArguments,
   readSyscalls,
   straceCommand,
@@ -94,8 +94,8 @@ async function assertFlushedBeforeDone(
   assert.ok(closed(), "every receipt's batch has its done line");
   for (const entry of entries) {
     const doneLine = doneLineOf(entry.receipt.actionHash)!;
-    const rename = calls.find((call) => isRename(call) && quotedArguments(call)[1] === entry.file);
-    assert.ok(rename, `${entry.file} was renamed into place`);
+    const rename = calls.find((call) => isNaming(call) && quotedArguments(call)[1] === entry.file);
+    assert.ok(rename, `${entry.file} was named (renamed or linked) into place`);
     const aside = quotedArguments(rename)[0];
     const fileFlush = calls.find((call) => isFlush(call) && descriptorPath(call) === aside);
     assert.ok(fileFlush, `${aside} was flushed`);
@@ -206,7 +206,7 @@ describe("receipt files with --durability fsync", { skip: straceSkipReason() }, 
       const calls = readSyscalls(trace);
 
       // Then each write returned only after a folder flush that started once its rename was done
-      const renames = calls.filter((call) => isRename(call) && quotedArguments(call)[1]!.startsWith(folder));
+      const renames = calls.filter((call) => isNaming(call) && quotedArguments(call)[1]!.startsWith(folder));
       assert.equal(renames.length, 101);
       const folderFlushes = calls.filter((call) => isFlush(call) && descriptorPath(call) === folder);
       const returned = calls.filter((call) => call.name === "write" && descriptorPath(call) === saved);

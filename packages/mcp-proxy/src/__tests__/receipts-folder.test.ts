@@ -1,6 +1,16 @@
 /** Writing a receipts folder: files only the owner reads, in a folder made on first use. */
 import assert from "node:assert/strict";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -23,11 +33,12 @@ describe("writeReceiptFile", () => {
     };
 
     // When it is written, then written again
-    const path = await writeReceiptFile(folder, content);
-    await writeReceiptFile(folder, content);
+    const { path, created } = await writeReceiptFile(folder, content);
+    const again = await writeReceiptFile(folder, content);
 
     // Then the one file holds it, readable by its owner only, in a folder only its owner opens
     assert.equal(path, join(folder, `${actionHash}.json`));
+    assert.deepEqual([created, again], [true, { path, created: false }]);
     assert.deepEqual(JSON.parse(readFileSync(path, "utf8")), content);
     assert.equal(statSync(path).mode & 0o777, 0o600);
     assert.equal(statSync(folder).mode & 0o777, 0o700);
@@ -43,13 +54,14 @@ describe("writeReceiptFile", () => {
       startedAt: "t0",
       endedAt: "t1",
     };
-    const path = await writeReceiptFile(folder, { call, receipt });
-    await writeReceiptFile(folder, { call: null, receipt });
+    const { path } = await writeReceiptFile(folder, { call, receipt });
+    assert.deepEqual(await writeReceiptFile(folder, { call: null, receipt }), { path, created: false });
     assert.deepEqual(JSON.parse(readFileSync(path, "utf8")).call, call);
     // And a receipt whose call is unknown from the start is still saved
     const lost = { actionHash: "ef".repeat(32) } as unknown as BatchItemReceipt;
     assert.equal(
-      JSON.parse(readFileSync(await writeReceiptFile(folder, { call: null, receipt: lost }), "utf8")).call,
+      JSON.parse(readFileSync((await writeReceiptFile(folder, { call: null, receipt: lost })).path, "utf8"))
+        .call,
       null,
     );
   });
@@ -61,16 +73,27 @@ describe("writeReceiptFile", () => {
     const batchAddress = "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin";
     const receipt = (index: number) => ({ actionHash, batchAddress, index }) as unknown as BatchItemReceipt;
     const call = { kind: "test/tool-call", tool: "echo", arguments: {}, startedAt: "t0", endedAt: "t1" };
-    const [first, second] = await Promise.all([
+    const saved = await Promise.all([
       writeReceiptFile(folder, { call, receipt: receipt(0) }),
       writeReceiptFile(folder, { call, receipt: receipt(1) }),
     ]);
+    assert.deepEqual(
+      saved.map(({ created }) => created),
+      [true, true],
+    );
+    const [first, second] = saved.map(({ path }) => path);
     // Then each has its file: the first under the hash, the second under the hash, batch and index
     assert.equal(first, join(folder, `${actionHash}.json`));
     assert.equal(second, join(folder, `${actionHash}.${batchAddress}.1.json`));
     // And each delivered again (with its call, or without it) goes to its own file, which keeps the call
-    assert.equal(await writeReceiptFile(folder, { call: null, receipt: receipt(1) }), second);
-    assert.equal(await writeReceiptFile(folder, { call, receipt: receipt(0) }), first);
+    assert.deepEqual(await writeReceiptFile(folder, { call: null, receipt: receipt(1) }), {
+      path: second,
+      created: false,
+    });
+    assert.deepEqual(await writeReceiptFile(folder, { call, receipt: receipt(0) }), {
+      path: first,
+      created: false,
+    });
     assert.deepEqual(readdirSync(folder).sort(), [
       `${actionHash}.${batchAddress}.1.json`,
       `${actionHash}.json`,
@@ -81,6 +104,50 @@ describe("writeReceiptFile", () => {
     ] as const) {
       assert.deepEqual(JSON.parse(readFileSync(path, "utf8")), { call, receipt: receipt(index) });
     }
+  });
+  it("never names its new file over one another process saved meanwhile under the same action hash", async () => {
+    // Given a receipt whose call is large, so that its file takes a while to write
+    const folder = join(work, "taken-meanwhile");
+    mkdirSync(folder);
+    const actionHash = "34".repeat(32);
+    const receipt = (batchAddress: string) =>
+      ({ actionHash, batchAddress, index: 0 }) as unknown as BatchItemReceipt;
+    const call = { kind: "test/tool-call", tool: "echo", arguments: {}, startedAt: "t0", endedAt: "t1" };
+    const large = { ...call, arguments: { text: "x".repeat(32 << 20) } };
+    const saving = writeReceiptFile(
+      folder,
+      { call: large, receipt: receipt("P".repeat(44)) },
+      { flush: true },
+    );
+    // When another process saves another item of the action hash while that file is being written
+    // (standing for it: this test, once the file's temporary name appears)
+    while (!readdirSync(folder).some((name) => name.endsWith(".tmp"))) {
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    const theirs = { call, receipt: receipt("Q".repeat(44)) };
+    writeFileSync(join(folder, `${actionHash}.json`), JSON.stringify(theirs));
+    // Then the receipt takes the name of a second item, and the other process's file stays
+    const { path, created } = await saving;
+    assert.deepEqual(
+      { path, created },
+      { path: join(folder, `${actionHash}.${"P".repeat(44)}.0.json`), created: true },
+    );
+    assert.deepEqual(JSON.parse(readFileSync(join(folder, `${actionHash}.json`), "utf8")), theirs);
+    assert.deepEqual(readdirSync(folder).sort(), [
+      `${actionHash}.${"P".repeat(44)}.0.json`,
+      `${actionHash}.json`,
+    ]);
+  });
+
+  it("replaces a file under the receipt's name that is not a receipt, a link to nothing included", async () => {
+    const folder = join(work, "not-a-receipt");
+    mkdirSync(folder);
+    const receipt = { actionHash: "56".repeat(32) } as unknown as BatchItemReceipt;
+    const path = join(folder, `${"56".repeat(32)}.json`);
+    symlinkSync(join(folder, "nowhere"), path);
+    const call = { kind: "test/tool-call", tool: "echo", arguments: {}, startedAt: "t0", endedAt: "t1" };
+    assert.deepEqual(await writeReceiptFile(folder, { call, receipt }), { path, created: true });
+    assert.deepEqual(JSON.parse(readFileSync(path, "utf8")), { call, receipt });
   });
 });
 

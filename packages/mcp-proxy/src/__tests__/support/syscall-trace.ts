@@ -20,7 +20,7 @@ export function straceCommand(logFile: string, command: readonly string[]): stri
   return [
     STRACE,
     ...["-f", "-qq", "-y", "-ttt", "-T", "-s", "4096", "-o", logFile],
-    ...["-e", "trace=fsync,fdatasync,rename,renameat,renameat2,write"],
+    ...["-e", "trace=fsync,fdatasync,rename,renameat,renameat2,link,linkat,write"],
     ...command,
   ];
 }
@@ -136,7 +136,8 @@ export function quotedArguments(call: Syscall): string[] {
   });
 }
 
-/** A flush or a rename that succeeded. */
+/** A flush, or a rename or hard link (a file given its name: its first argument, then its new name), that succeeded. */
 export const isFlush = (call: Syscall): boolean =>
   (call.name === "fsync" || call.name === "fdatasync") && call.result === "0";
-export const isRename = (call: Syscall): boolean => call.name.startsWith("rename") && call.result === "0";
+export const isNaming = (call: Syscall): boolean =>
+  (call.name.startsWith("rename") || call.name.startsWith("link")) && call.result === "0";
