@@ -11,6 +11,7 @@ import { link, mkdir, open, readFile, rename, rm, writeFile } from "node:fs/prom
 import { dirname, join } from "node:path";
 
 import {
+  ABAS_SDK__CANNOT_CANONICALIZE,
   ABAS_SDK__RECEIPT_CALL_MISMATCH,
   ABAS_SDK__RECEIPT_FILE_UNREADABLE,
   ABAS_SDK__RECEIPT_VERIFICATION_FAILED,
@@ -418,7 +419,16 @@ export async function hashToolCall(call: KeptAction): Promise<string> {
  */
 export async function verifyReceiptFile(entry: ReceiptFileEntry, rpcUrl: string): Promise<void> {
   if (entry.call !== null) {
-    const callHash = await hashToolCall(entry.call);
+    let callHash: string;
+    try {
+      callHash = await hashToolCall(entry.call);
+    } catch (error) {
+      if (!isAbasError(error, ABAS_SDK__CANNOT_CANONICALIZE)) throw error;
+      throw new AbasError(ABAS_SDK__RECEIPT_FILE_UNREADABLE, {
+        file: entry.file,
+        reason: `its call has no canonical JSON: ${error.message}`,
+      });
+    }
     if (callHash !== entry.receipt.actionHash) {
       throw new AbasError(ABAS_SDK__RECEIPT_CALL_MISMATCH, {
         file: entry.file,

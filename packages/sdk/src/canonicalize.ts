@@ -119,8 +119,15 @@ class Canonicalizer {
 /**
  * The RFC 8785 canonical JSON text of `value`. Throws `ABAS_SDK__CANNOT_CANONICALIZE`, naming the
  * offending path (such as `$.arguments.retries`), for NaN and Infinity, undefined, functions,
- * symbols, bigints, cycles, lone surrogates and objects other than plain objects and arrays.
+ * symbols, bigints, cycles, lone surrogates and objects other than plain objects and arrays; and,
+ * at `$`, for a value nested deeper than the stack allows or whose text is longer than a string can be.
  */
 export function canonicalize(value: unknown): string {
-  return new Canonicalizer().serialize(value, "$", "");
+  try {
+    return new Canonicalizer().serialize(value, "$", "");
+  } catch (error) {
+    if (error instanceof RangeError)
+      throw cannotCanonicalize("$", `${error.message} (nested too deep, or too long)`);
+    throw error;
+  }
 }

@@ -347,6 +347,35 @@ describe("abas receipts", () => {
     );
   });
 
+  test("a call nested deeper than canonical JSON can go fails alone (3802), and a tool's name with a newline stays on its row", async () => {
+    // Given a copy of the folder where one call is nested 200,000 levels deep, and one where a tool's name has a newline
+    const deep = tamperedCopy("deep-call", ({ call }) => {
+      call.arguments = "DEEP";
+    });
+    const deepFile = join(deep, readdirSync(deep)[0]!);
+    const levels = 100_000;
+    writeFileSync(
+      deepFile,
+      readFileSync(deepFile, "utf8").replace('"DEEP"', `${"[".repeat(levels)}"bottom"${"]".repeat(levels)}`),
+    );
+    const newline = tamperedCopy("newline-tool", ({ call }) => {
+      call.tool = "echo\n2026-01-01T00:00:00.000Z  forged";
+    });
+    // Then verify fails that file with 3802 and verifies the two others
+    const verified = await abas(["receipts", "verify", deep]);
+    assert.equal(verified.code, 1);
+    assert.match(verified.stdout, /^2\/3 receipts valid$/m);
+    assert.match(
+      verified.stderr,
+      /^FAIL .*\.json \[ABAS_SDK__RECEIPT_FILE_UNREADABLE 3802\]: .*its call has no canonical JSON/m,
+    );
+    // And list writes the newline as \n, one row per receipt
+    const listed = await abas(["receipts", "list", newline]);
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.match(listed.stdout, / echo\\n2026-01-01T00:00:00\.000Z {2}forged /);
+    assert.equal(listed.stdout.trim().split("\n").length, 1 + 3 + 1);
+  });
+
   test("show prints the batch of a receipt with its items, also found by Merkle root", async () => {
     const file = join(receiptsDir, readdirSync(receiptsDir)[0]!);
     const shown = await abas(["receipts", "show", file]);

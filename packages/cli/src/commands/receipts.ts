@@ -66,7 +66,14 @@ function problem(file: string, error: AbasError) {
   return { file, code, codeName: getAbasErrorCodeName(code), message: error.message };
 }
 
-function table(rows: readonly string[][]): string {
+/** A cell as one line: control characters (a newline in a tool's name) written as JSON escapes them. */
+const oneLine = (cell: string): string =>
+  Array.from(cell, (character) =>
+    character < " " ? JSON.stringify(character).slice(1, -1) : character,
+  ).join("");
+
+function table(cells: readonly string[][]): string {
+  const rows = cells.map((row) => row.map(oneLine));
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
   return rows
     .map((row) =>

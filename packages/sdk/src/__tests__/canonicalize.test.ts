@@ -140,6 +140,12 @@ describe("canonicalize (RFC 8785)", () => {
     for (const [value, path] of cases) assertCannotCanonicalize(value, path);
   });
 
+  it("refuses a value nested deeper than the stack allows, with a named error rather than a RangeError", () => {
+    let deep: unknown = "bottom";
+    for (let level = 0; level < 200_000; level++) deep = [deep];
+    assertCannotCanonicalize(deep, "$");
+  });
+
   it("is the client's static canonicalize", () => {
     assert.equal(AttestationClient.canonicalize({ b: 2, a: 1 }), '{"a":1,"b":2}');
   });
