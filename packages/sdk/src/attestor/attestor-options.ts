@@ -42,11 +42,11 @@ export type AttestorOptions = Readonly<{
    * Called with each action's receipt once its batch is complete on the ledger, also for actions
    * recorded before a restart, one receipt per turn of the event loop. After a crash a receipt
    * may be delivered again. It may return a promise (to save the receipt without holding up the
-   * caller's thread): the batch is closed on
-   * disk, and `flush` returns, only once the promises of its receipts have settled. When the hook
-   * throws, or its promise rejects, for any receipt of a batch, the batch is not closed on disk:
-   * all its receipts are delivered again later (`retryDelayMs` × attempt apart, at most 30 s),
-   * until the hook takes them, or by the next open of the queue. The queue goes on meanwhile.
+   * caller's thread): the batch is closed on disk, and `flush` returns, only once the promises of
+   * its receipts have settled. When the hook throws, or its promise rejects, for any receipt of a
+   * batch, the batch is not closed on disk: all its receipts are delivered again later
+   * (`retryDelayMs` × attempt apart, at most 30 s), until the hook takes them, or by the next open
+   * of the queue. The queue goes on meanwhile.
    */
   onReceipt?: (receipt: BatchItemReceipt) => unknown;
 }>;
