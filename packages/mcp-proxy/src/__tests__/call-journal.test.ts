@@ -141,31 +141,25 @@ describe("the calls journal", () => {
     journal.close();
   });
 
-  it("keeps two identical calls (one action hash, two receipts) until both receipts are saved", () => {
-    const journal = new CallJournal(queueDir, "write", { queued: NONE, sealBytes: 1024 });
-    journal.append(hash(1), call("twice"));
-    journal.append(hash(1), call("twice"));
-    assert.deepEqual(receipt(journal, 1), call("twice"));
-    assert.deepEqual(receipt(journal, 1), call("twice"));
-    assert.equal(receipt(journal, 1), null);
-    journal.close();
-    assert.deepEqual(journalFiles(), { "calls.jsonl": [] });
-  });
-
-  it("keeps an identical call's recording when a receipt delivered again finds its file there", () => {
-    // Given two identical calls, the first one's receipt saved (its file made)
-    const journal = new CallJournal(queueDir, "write", { queued: NONE, sealBytes: 1 });
-    journal.append(hash(1), call("twice"));
-    journal.append(hash(1), call("twice"));
-    assert.deepEqual(receipt(journal, 1), call("twice"));
-    // When that receipt is delivered again and its file was there (not made again)
-    assert.deepEqual(receipt(journal, 1, false), call("twice"));
-    // Then the second call's receipt still gets the call, which then goes
-    assert.deepEqual(receipt(journal, 1), call("twice"));
-    assert.equal(receipt(journal, 1), null);
-    journal.close();
-    assert.deepEqual(journalFiles(), { "calls.jsonl": [] });
-  });
+  for (const [where, sealBytes] of [
+    ["in one file", 1024],
+    ["in two sealed files", 1],
+  ] as const) {
+    it(`keeps two identical calls (one action hash, two receipts) until both receipt files are made, a receipt delivered again not counting (${where})`, () => {
+      // Given two identical calls, the first one's receipt saved (its file made)
+      const journal = new CallJournal(queueDir, "write", { queued: NONE, sealBytes });
+      journal.append(hash(1), call("twice"));
+      journal.append(hash(1), call("twice"));
+      assert.deepEqual(receipt(journal, 1), call("twice"));
+      // When that receipt is delivered again and its file was there (not made again)
+      assert.deepEqual(receipt(journal, 1, false), call("twice"));
+      // Then the second call's receipt still gets the call, which then goes
+      assert.deepEqual(receipt(journal, 1), call("twice"));
+      assert.equal(receipt(journal, 1), null);
+      journal.close();
+      assert.deepEqual(journalFiles(), { "calls.jsonl": [] });
+    });
+  }
 
   it("counts on from the highest sealed file, and leaves alone names past 2^50 that are not its own", () => {
     const foreign = `calls.${2 ** 53}.jsonl`;
