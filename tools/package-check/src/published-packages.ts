@@ -4,6 +4,7 @@
  */
 import { execFile, spawn } from "node:child_process";
 import { join } from "node:path";
+import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 
@@ -64,17 +65,12 @@ function npmPack(args: readonly string[], onBuilding: (name: PublishedPackage) =
     });
     const stdout: Buffer[] = [];
     let stderr = "";
-    let partial = "";
     child.stdout.on("data", (chunk: Buffer) => stdout.push(chunk));
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr = (stderr + chunk).slice(-16_384);
-      const lines = (partial + chunk).split("\n");
-      partial = lines.pop()!;
-      for (const line of lines) {
-        const name = PREPACK_LINE.exec(line.trim())?.[1];
-        if (name !== undefined && (PUBLISHED_PACKAGES as readonly string[]).includes(name))
-          onBuilding(name as PublishedPackage);
-      }
+    createInterface({ input: child.stderr }).on("line", (line) => {
+      stderr = `${stderr}${line}\n`.slice(-16_384);
+      const name = PREPACK_LINE.exec(line.trim())?.[1];
+      if (name !== undefined && (PUBLISHED_PACKAGES as readonly string[]).includes(name))
+        onBuilding(name as PublishedPackage);
     });
     child.once("error", reject);
     child.once("close", (code, signal) => {
