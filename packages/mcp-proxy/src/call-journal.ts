@@ -12,6 +12,7 @@
  */
 import {
   closeSync,
+  constants as fsConstants,
   existsSync,
   fdatasyncSync,
   ftruncateSync,
@@ -20,6 +21,7 @@ import {
   readFileSync,
   renameSync,
   rmSync,
+  statSync,
 } from "node:fs";
 import { join } from "node:path";
 
@@ -53,16 +55,31 @@ function parseLine(line: string): CallLine | undefined {
 
 /** The sealed files of a queue folder, oldest first. */
 function sealedSegments(queueDir: string): number[] {
-  return (
-    readdirSync(queueDir)
-      .map((name) => SEALED_FILE_NAME.exec(name)?.[1])
-      .filter((segment) => segment !== undefined)
-      .map(Number)
-      // Numbers past 2^50 are not the journal's: counting on from one must stay exact.
-      .filter((segment) => segment <= 2 ** 50)
-      .sort((a, b) => a - b)
-  );
+  const segments = readdirSync(queueDir)
+    .map((name) => SEALED_FILE_NAME.exec(name)?.[1])
+    .filter((segment) => segment !== undefined)
+    .map(Number)
+    // A number past 2^53 is not the journal's: it counts on from one, exactly.
+    .filter((segment) => Number.isSafeInteger(segment))
+    .sort((a, b) => a - b);
+  if (segments.at(-1) === Number.MAX_SAFE_INTEGER) {
+    throw new Error(
+      `${sealedFileName(Number.MAX_SAFE_INTEGER)}: no number follows it for the next sealed file`,
+    );
+  }
+  return segments;
 }
+
+/**
+ * Opens a file for appending: every write goes to its end, so a write a full disk cut short and
+ * `appendWhole` took back leaves no gap before the next one. `fresh`: emptied first.
+ */
+const openForAppending = (path: string, fresh: boolean): number =>
+  openSync(
+    path,
+    fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_APPEND | (fresh ? fsConstants.O_TRUNC : 0),
+    0o600,
+  );
 
 export type CallJournalOptions = Readonly<{
   /**
@@ -77,7 +94,7 @@ export type CallJournalOptions = Readonly<{
 export class CallJournal {
   readonly #queueDir: string;
   readonly #fsync: boolean;
-  readonly #sealBytes: number;
+  #sealBytes: number;
   /**
    * Each waiting call with the files it is in, one per time it was recorded (two calls identical in
    * everything recorded are one action hash, with a receipt each): `#current` for `calls.jsonl`, a
@@ -112,10 +129,11 @@ export class CallJournal {
     for (const segment of sealed) {
       if (!this.#waitingIn.has(segment)) rmSync(this.#pathOf(segment), { force: true });
     }
-    if (this.#waitingIn.has(this.#current)) {
-      this.#fd = this.#seal();
-    } else {
-      this.#fd = openSync(this.#pathOf(this.#current), "w", 0o600);
+    const holdsWaiting = this.#waitingIn.has(this.#current);
+    this.#fd = openForAppending(this.#pathOf(this.#current), !holdsWaiting);
+    if (holdsWaiting) {
+      this.#currentBytes = statSync(this.#pathOf(this.#current)).size;
+      this.#seal();
     }
   }
 
@@ -125,10 +143,7 @@ export class CallJournal {
     if (this.#fsync) fdatasyncSync(this.#fd);
     this.#keep(actionHash, call, this.#current);
     this.#currentBytes += Buffer.byteLength(line);
-    if (this.#currentBytes >= this.#sealBytes) {
-      closeSync(this.#fd);
-      this.#fd = this.#seal();
-    }
+    if (this.#currentBytes >= this.#sealBytes) this.#seal();
   }
 
   /**
@@ -163,17 +178,46 @@ export class CallJournal {
     return join(this.#queueDir, segment === this.#current ? CALLS_FILE_NAME : sealedFileName(segment));
   }
 
-  /** Renames `calls.jsonl` to its sealed name and starts a new one, whose descriptor it returns. */
-  #seal(): number {
+  /**
+   * Renames `calls.jsonl` to its sealed name and starts a new one. When the file system refuses a
+   * step (a full disk, no inode left), the open file keeps its name and calls go on being appended
+   * to it, sealed at a later call: the calls are recorded all the same.
+   */
+  #seal(): void {
     const sealed = this.#current;
-    renameSync(join(this.#queueDir, CALLS_FILE_NAME), join(this.#queueDir, sealedFileName(sealed)));
+    const callsPath = join(this.#queueDir, CALLS_FILE_NAME);
+    const sealedPath = join(this.#queueDir, sealedFileName(sealed));
+    let fd: number | undefined;
+    try {
+      renameSync(callsPath, sealedPath);
+    } catch {
+      return;
+    }
+    try {
+      fd = openForAppending(callsPath, true);
+      // Both names on the disk before a call is written to the new file.
+      if (this.#fsync) syncDirectory(this.#queueDir);
+    } catch {
+      if (fd !== undefined) closeSync(fd);
+      try {
+        renameSync(sealedPath, callsPath);
+      } catch {
+        // The open file keeps its sealed name, which the next start reads all the same; no more
+        // seals, whose rename could put another file in its place.
+        this.#sealBytes = Infinity;
+      }
+      return;
+    }
+    const previous = this.#fd;
+    this.#fd = fd;
     this.#current = sealed + 1;
     this.#currentBytes = 0;
-    const fd = openSync(this.#pathOf(this.#current), "w", 0o600);
-    // Both names on the disk before a call is written to the new file.
-    if (this.#fsync) syncDirectory(this.#queueDir);
-    if (!this.#waitingIn.has(sealed)) rmSync(join(this.#queueDir, sealedFileName(sealed)), { force: true });
-    return fd;
+    try {
+      closeSync(previous);
+      if (!this.#waitingIn.has(sealed)) rmSync(sealedPath, { force: true });
+    } catch {
+      // A file left behind holds no waiting call: the next start removes it.
+    }
   }
 
   #keep(actionHash: string, call: ToolCallAction, segment: number): void {

@@ -110,28 +110,52 @@ export type WriteReceiptOptions = Readonly<{
 }>;
 
 /**
+ * What the file at `path` holds for `receipt`: this item's receipt ("item"), another item's
+ * ("other"), nothing ("none"), or something that is not a receipt file, a link to nothing included
+ * ("unreadable"). A file that cannot be read (a folder, no descriptor left) is an error: a receipt
+ * written in its place could take another item's.
+ */
+async function heldAt(
+  path: string,
+  receipt: BatchItemReceipt,
+): Promise<"item" | "other" | "none" | "unreadable"> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    return lstatSync(path, { throwIfNoEntry: false }) === undefined ? "none" : "unreadable";
+  }
+  let held: unknown;
+  try {
+    held = JSON.parse(text);
+  } catch {
+    return "unreadable";
+  }
+  const heldReceipt = (held as { receipt?: Partial<BatchItemReceipt> } | null)?.receipt;
+  if (typeof heldReceipt !== "object" || heldReceipt === null) return "unreadable";
+  return heldReceipt.batchAddress === receipt.batchAddress && heldReceipt.index === receipt.index
+    ? "item"
+    : "other";
+}
+
+/**
  * Where a receipt goes: `<action hash>.json`, unless that file holds the receipt of another ledger
  * item with the same action hash (two calls identical in everything recorded, each attested): then
- * `<action hash>.<batch address>.<index>.json`. `found`: whether a file is there for this item
- * already ("item"), is not there ("none"), or is there but is not a receipt ("unreadable").
+ * `<action hash>.<batch address>.<index>.json`, a name of this item's alone. `found`: whether a
+ * file is there for this item already ("item"), is not there ("none"), or is there but is not this
+ * item's receipt ("unreadable", replaced).
  */
 async function receiptFileFor(
   folder: string,
   receipt: BatchItemReceipt,
 ): Promise<{ path: string; found: "item" | "none" | "unreadable" }> {
   const path = receiptFilePath(folder, receipt.actionHash);
-  let held: Partial<BatchItemReceipt> | undefined;
-  try {
-    held = (JSON.parse(await readFile(path, "utf8")) as { receipt?: Partial<BatchItemReceipt> } | null)
-      ?.receipt;
-  } catch {
-    // Nothing there, or something that is not a receipt file (a link to nothing is there too).
-    return { path, found: lstatSync(path, { throwIfNoEntry: false }) === undefined ? "none" : "unreadable" };
-  }
-  if (held?.batchAddress === receipt.batchAddress && held?.index === receipt.index)
-    return { path, found: "item" };
-  const another = join(folder, `${receipt.actionHash}.${receipt.batchAddress}.${receipt.index}.json`);
-  return { path: another, found: existsSync(another) ? "item" : "none" };
+  const held = await heldAt(path, receipt);
+  if (held !== "other") return { path, found: held };
+  const own = join(folder, `${receipt.actionHash}.${receipt.batchAddress}.${receipt.index}.json`);
+  const heldOwn = await heldAt(own, receipt);
+  return { path: own, found: heldOwn === "other" ? "unreadable" : heldOwn };
 }
 
 /** The writes under way per action hash: a receipt's file is chosen once those before it are done. */

@@ -1,10 +1,12 @@
 /** The calls journal: the calls waiting for receipts, each until its receipt file is written. */
 import assert from "node:assert/strict";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import fs, { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { syncBuiltinESMExports } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
 
+import { fullDisk } from "../../../sdk/src/__tests__/support/full-disk.js";
 import { CallJournal } from "../call-journal.js";
 import type { ToolCallAction } from "../tool-calls.js";
 
@@ -23,6 +25,27 @@ const hashes = (...indexes: number[]): Set<string> => new Set(indexes.map(hash))
 const journalLine = (index: number, message: string): string =>
   `${JSON.stringify({ actionHash: hash(index), call: call(message) })}\n`;
 const NONE = new Set<string>();
+
+/**
+ * The fault injected on purpose: `fs.<name>` fails with ENOSPC for the paths `failing` picks,
+ * as a file system out of room or inodes does, until `restore`.
+ */
+function refuse(name: "openSync" | "renameSync", failing: (path: string) => boolean): { restore(): void } {
+  const real = fs[name] as (...args: unknown[]) => unknown;
+  (fs as unknown as Record<string, unknown>)[name] = (...args: unknown[]) => {
+    if (failing(String(args[0]))) {
+      throw Object.assign(new Error(`ENOSPC: no space left on device, ${name}`), { code: "ENOSPC" });
+    }
+    return real(...args);
+  };
+  syncBuiltinESMExports();
+  return {
+    restore() {
+      (fs as unknown as Record<string, unknown>)[name] = real;
+      syncBuiltinESMExports();
+    },
+  };
+}
 
 describe("the calls journal", () => {
   let queueDir: string;
@@ -161,19 +184,94 @@ describe("the calls journal", () => {
     });
   }
 
-  it("counts on from the highest sealed file, and leaves alone names past 2^50 that are not its own", () => {
+  it("counts on from the highest sealed file and reads the next one back, and leaves alone names past 2^53 that are not its own", () => {
+    // Given a sealed file numbered 2^50 holding a waiting call, and one past 2^53
     const foreign = `calls.${2 ** 53}.jsonl`;
-    writeFileSync(join(queueDir, "calls.999999999999999.jsonl"), "");
+    writeFileSync(join(queueDir, `calls.${2 ** 50}.jsonl`), journalLine(8, "high"));
     writeFileSync(join(queueDir, foreign), journalLine(9, "not ours"));
-    const journal = new CallJournal(queueDir, "write", { queued: hashes(1, 9), sealBytes: 1 });
+    const journal = new CallJournal(queueDir, "write", { queued: hashes(1, 8, 9), sealBytes: 1 });
     journal.append(hash(1), call("after"));
     journal.close();
-    const reopened = new CallJournal(queueDir, "write", { queued: hashes(1) });
+    // Then the call sealed next (2^50 + 1) is read back with the other, and the foreign file is not read
+    assert.ok(`calls.${2 ** 50 + 1}.jsonl` in journalFiles());
+    const reopened = new CallJournal(queueDir, "write", { queued: hashes(1, 8, 9) });
     assert.deepEqual(receipt(reopened, 1), call("after"));
+    assert.deepEqual(receipt(reopened, 8), call("high"));
     assert.equal(receipt(reopened, 9), null);
     reopened.close();
     assert.deepEqual(journalFiles(), { [foreign]: [hash(9)], "calls.jsonl": [] });
+    // And a sealed file numbered 2^53 - 1, after which no number is exact, stops the open by name
+    writeFileSync(join(queueDir, `calls.${Number.MAX_SAFE_INTEGER}.jsonl`), "");
+    assert.throws(() => new CallJournal(queueDir, "write", { queued: NONE }), {
+      message: `calls.${Number.MAX_SAFE_INTEGER}.jsonl: no number follows it for the next sealed file`,
+    });
   });
+
+  it("leaves no gap after a line a full disk cut short: the next call is read back after a kill -9", () => {
+    const journal = new CallJournal(queueDir, "write", { queued: NONE });
+    journal.append(hash(1), call("one"));
+    // When the disk takes 10 bytes of the next line, then is full (a fault injected on purpose)
+    const disk = fullDisk();
+    try {
+      disk.fillAfter(10);
+      assert.throws(() => journal.append(hash(2), call("two")), { code: "ENOSPC" });
+    } finally {
+      disk.restore();
+    }
+    journal.append(hash(3), call("three"));
+    // Then the file is two whole lines, and a journal opened on it (no close: a kill -9) has both calls
+    assert.deepEqual(journalFiles(), { "calls.jsonl": [hash(1), hash(3)] });
+    const reopened = new CallJournal(queueDir, "write", { queued: hashes(1, 3) });
+    assert.deepEqual(receipt(reopened, 1), call("one"));
+    assert.deepEqual(receipt(reopened, 3), call("three"));
+    reopened.close();
+    journal.close();
+  });
+
+  const sealedAfterThree = { "calls.1.jsonl": [1, 2, 3].map(hash), "calls.jsonl": [] };
+  const newCallsFile = (path: string) => path.endsWith("calls.jsonl");
+  const sealedFile = (path: string) => path.endsWith("calls.1.jsonl");
+  for (const [step, faults, afterThree] of [
+    ["renaming calls.jsonl", [["renameSync", newCallsFile]], sealedAfterThree],
+    ["making the new calls.jsonl", [["openSync", newCallsFile]], sealedAfterThree],
+    // The open file keeps its sealed name, and the journal seals no more: a rename could put
+    // another file in its place
+    [
+      "making the new calls.jsonl, and renaming it back",
+      [
+        ["openSync", newCallsFile],
+        ["renameSync", sealedFile],
+      ],
+      { "calls.1.jsonl": [1, 2, 3].map(hash) },
+    ],
+  ] as const) {
+    it(`records every call when the file system refuses a seal (${step}), and seals once it can`, () => {
+      // Given a journal sealed after each call, whose seal the file system refuses (injected on purpose)
+      const journal = new CallJournal(queueDir, "write", { queued: NONE, sealBytes: 1 });
+      const refused = faults.map(([name, failing]) => refuse(name, failing));
+      try {
+        journal.append(hash(1), call("one"));
+        journal.append(hash(2), call("two"));
+      } finally {
+        for (const fault of refused) fault.restore();
+      }
+      // Then both calls are on the disk, in the file the journal has open
+      assert.deepEqual(Object.values(journalFiles()).flat(), [hash(1), hash(2)]);
+      // And once the file system allows it, calls go on being recorded, and sealed
+      journal.append(hash(3), call("three"));
+      assert.deepEqual(journalFiles(), afterThree);
+      // And a journal opened on the folder (no close: a kill -9) has all three
+      const reopened = new CallJournal(queueDir, "write", { queued: hashes(1, 2, 3) });
+      for (const [index, message] of [
+        [1, "one"],
+        [2, "two"],
+        [3, "three"],
+      ] as const)
+        assert.deepEqual(receipt(reopened, index), call(message));
+      reopened.close();
+      journal.close();
+    });
+  }
 
   it("empties the file at close when every call has its receipt, keeps it when one has not", () => {
     // Given a call whose record failed (forgotten) and one that got its receipt

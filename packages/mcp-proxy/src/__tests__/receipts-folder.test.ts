@@ -11,6 +11,8 @@ import {
   utimesSync,
   writeFileSync,
 } from "node:fs";
+import fsPromises from "node:fs/promises";
+import { syncBuiltinESMExports } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -148,6 +150,73 @@ describe("writeReceiptFile", () => {
     const call = { kind: "test/tool-call", tool: "echo", arguments: {}, startedAt: "t0", endedAt: "t1" };
     assert.deepEqual(await writeReceiptFile(folder, { call, receipt }), { path, created: true });
     assert.deepEqual(JSON.parse(readFileSync(path, "utf8")), { call, receipt });
+  });
+
+  it("at a second item's own name, replaces what is not its receipt and refuses a folder", async () => {
+    // Given the action hash's file holding item 0 of batch P, and at the names of items of batches
+    // Q, R and S: a link to nothing, a folder, another item's receipt
+    const folder = join(work, "own-name");
+    mkdirSync(folder);
+    const actionHash = "78".repeat(32);
+    const receipt = (batch: string, index = 0) =>
+      ({ actionHash, batchAddress: batch.repeat(44), index }) as unknown as BatchItemReceipt;
+    const call = { kind: "test/tool-call", tool: "echo", arguments: {}, startedAt: "t0", endedAt: "t1" };
+    const ownName = (batch: string) => join(folder, `${actionHash}.${batch.repeat(44)}.0.json`);
+    writeFileSync(join(folder, `${actionHash}.json`), JSON.stringify({ call, receipt: receipt("P") }));
+    symlinkSync(join(folder, "nowhere"), ownName("Q"));
+    mkdirSync(ownName("R"));
+    writeFileSync(ownName("S"), JSON.stringify({ call, receipt: receipt("S", 1) }));
+    // Then the link and the other item's receipt are replaced, and the folder fails the write with
+    // or without the call (the receipt is delivered again later), left as it was
+    for (const batch of ["Q", "S"]) {
+      assert.deepEqual(await writeReceiptFile(folder, { call, receipt: receipt(batch) }), {
+        path: ownName(batch),
+        created: true,
+      });
+      assert.deepEqual(JSON.parse(readFileSync(ownName(batch), "utf8")), { call, receipt: receipt(batch) });
+    }
+    for (const content of [
+      { call, receipt: receipt("R") },
+      { call: null, receipt: receipt("R") },
+    ]) {
+      await assert.rejects(writeReceiptFile(folder, content), { code: "EISDIR" });
+    }
+    assert.equal(statSync(ownName("R")).isDirectory(), true);
+    assert.deepEqual(
+      JSON.parse(readFileSync(join(folder, `${actionHash}.json`), "utf8")).receipt,
+      receipt("P"),
+    );
+  });
+
+  it("fails, and keeps the file there, when the file under the action's hash cannot be read", async () => {
+    // Given the action hash's file holding another item's receipt
+    const folder = join(work, "unread");
+    mkdirSync(folder);
+    const actionHash = "9a".repeat(32);
+    const receipt = (batch: string) =>
+      ({ actionHash, batchAddress: batch.repeat(44), index: 0 }) as unknown as BatchItemReceipt;
+    const call = { kind: "test/tool-call", tool: "echo", arguments: {}, startedAt: "t0", endedAt: "t1" };
+    const file = join(folder, `${actionHash}.json`);
+    writeFileSync(file, JSON.stringify({ call, receipt: receipt("P") }));
+    // When reading it fails once (a fault injected on purpose: no file descriptor left)
+    const realReadFile = fsPromises.readFile;
+    fsPromises.readFile = (() =>
+      Promise.reject(
+        Object.assign(new Error("EMFILE: too many open files"), { code: "EMFILE" }),
+      )) as typeof fsPromises.readFile;
+    syncBuiltinESMExports();
+    try {
+      await assert.rejects(writeReceiptFile(folder, { call, receipt: receipt("Q") }), { code: "EMFILE" });
+    } finally {
+      fsPromises.readFile = realReadFile;
+      syncBuiltinESMExports();
+    }
+    // Then the other item's receipt is still there, and the receipt saved again goes beside it
+    assert.deepEqual(JSON.parse(readFileSync(file, "utf8")).receipt, receipt("P"));
+    assert.deepEqual(await writeReceiptFile(folder, { call, receipt: receipt("Q") }), {
+      path: join(folder, `${actionHash}.${"Q".repeat(44)}.0.json`),
+      created: true,
+    });
   });
 });
 
