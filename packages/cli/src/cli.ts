@@ -9,6 +9,7 @@ import { batchCommand } from "./commands/batch.js";
 import type { Command } from "./commands/command.js";
 import { keygenCommand } from "./commands/keygen.js";
 import { keysCommand } from "./commands/keys.js";
+import { mcpCommand } from "./commands/mcp.js";
 import { receiptsCommand } from "./commands/receipts.js";
 import { reindexCommand } from "./commands/reindex.js";
 import { statusCommand } from "./commands/status.js";
@@ -23,6 +24,7 @@ export const COMMANDS: readonly Command[] = [
   batchCommand,
   verifyCommand,
   receiptsCommand,
+  mcpCommand,
   keysCommand,
   reindexCommand,
   statusCommand,

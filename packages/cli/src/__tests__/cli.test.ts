@@ -3,51 +3,23 @@
  * (local ledger, indexer, REST API) started in this process on free ports.
  */
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { fileURLToPath } from "node:url";
 
 import { loadServiceConfig, startService, type RunningService } from "@abas/service";
 import { address, createSolanaRpc, lamports } from "@solana/kit";
 
+import { abasIn } from "./support/abas-process.js";
 import { closedPort } from "./support/closed-port.js";
-
-const here = fileURLToPath(new URL(".", import.meta.url));
-const bin = resolve(here, "../bin.ts");
-const tsx = resolve(here, "../../../../node_modules/.bin/tsx");
 
 const work = mkdtempSync(join(tmpdir(), "abas-cli-"));
 const dataDir = join(work, "data");
 let service: RunningService;
 let env: NodeJS.ProcessEnv;
 
-type Result = { code: number | null; stdout: string; stderr: string };
-
-/** Runs `abas ...args` in the work folder (asynchronously: the service runs in this process). */
-function abas(
-  args: readonly string[],
-  options: { input?: string; env?: NodeJS.ProcessEnv } = {},
-): Promise<Result> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(tsx, [bin, ...args], { cwd: work, env: { ...env, ...options.env } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => resolvePromise({ code, stdout, stderr }));
-    child.stdin.end(options.input ?? "");
-  });
-}
-
-async function abasJson<T = Record<string, unknown>>(args: readonly string[]): Promise<T> {
-  const result = await abas([...args, "--json"]);
-  assert.equal(result.code, 0, result.stderr);
-  return JSON.parse(result.stdout) as T;
-}
+const { abas, abasJson } = abasIn(work, () => env);
 
 async function fund(owner: string): Promise<void> {
   const rpc = createSolanaRpc(service.rpcUrl);

@@ -4,22 +4,18 @@
  * CLI itself (keygen, agent register). A tampered receipt or call fails with its exact code.
  */
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 
 import { spawnLedgerProcess, type LedgerProcess } from "@abas/ledger";
-import { address, createSolanaRpc, lamports } from "@solana/kit";
 
+import { abasIn, registerAgentWithAbas, runProcess } from "./support/abas-process.js";
 import { closedPort } from "./support/closed-port.js";
 
-const here = fileURLToPath(new URL(".", import.meta.url));
-const bin = resolve(here, "../bin.ts");
-const tsx = resolve(here, "../../../../node_modules/.bin/tsx");
 const proxyBin = fileURLToPath(new URL("./bin.ts", import.meta.resolve("@abas/mcp-proxy")));
 const everythingServer = createRequire(import.meta.url).resolve(
   "@modelcontextprotocol/server-everything/dist/index.js",
@@ -31,34 +27,9 @@ let ledger: LedgerProcess;
 let env: NodeJS.ProcessEnv;
 let agentAddress: string;
 
-type Result = { code: number | null; stdout: string; stderr: string };
-
-function run(
-  command: string,
-  args: readonly string[],
-  input = "",
-  extraEnv: NodeJS.ProcessEnv = {},
-): Promise<Result> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(command, args, { cwd: work, env: { ...env, ...extraEnv } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => resolvePromise({ code, stdout, stderr }));
-    child.stdin.end(input);
-  });
-}
-
-const abas = (args: readonly string[], extraEnv: NodeJS.ProcessEnv = {}) =>
-  run(tsx, [bin, ...args], "", extraEnv);
-
-async function abasJson<T>(args: readonly string[]): Promise<T> {
-  const result = await abas([...args, "--json"]);
-  assert.equal(result.code, 0, result.stderr);
-  return JSON.parse(result.stdout) as T;
-}
+const cli = abasIn(work, () => env);
+const { abas: abasWith, abasJson } = cli;
+const abas = (args: readonly string[], extraEnv: NodeJS.ProcessEnv = {}) => abasWith(args, { env: extraEnv });
 
 const message = (body: object) => `${JSON.stringify({ jsonrpc: "2.0", ...body })}\n`;
 
@@ -66,26 +37,9 @@ before(async () => {
   ledger = await spawnLedgerProcess({ dataDir: join(work, "ledger") });
   env = { ...process.env, RPC_URL: ledger.rpcUrl };
   delete env.PROGRAM_ID;
-  // An operator with funds and a registered agent, as docs/attest-every-action.md sets them up
-  const operator = await abasJson<{ address: string }>(["keygen", "--out", "operator.json"]);
-  const agent = await abasJson<{ address: string }>(["keygen", "--out", "agent.json"]);
-  agentAddress = agent.address;
-  const rpc = createSolanaRpc(ledger.rpcUrl);
-  await rpc.requestAirdrop(address(operator.address), lamports(10_000_000_000n)).send();
-  while ((await rpc.getBalance(address(operator.address)).send()).value === 0n) {
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  const registered = await abas([
-    "agent",
-    "register",
-    "--operator",
-    "operator.json",
-    "--agent",
-    "agent.json",
-  ]);
-  assert.equal(registered.code, 0, registered.stderr);
+  agentAddress = (await registerAgentWithAbas(cli, ledger.rpcUrl)).agent;
   // Three tool calls through the real proxy, then stdin closes: the proxy sends them as one batch and exits
-  const proxied = await run(
+  const proxied = await runProcess(
     process.execPath,
     [
       "--import",
@@ -108,17 +62,25 @@ before(async () => {
       everythingServer,
       "stdio",
     ],
-    [
-      message({
-        id: 0,
-        method: "initialize",
-        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
-      }),
-      message({ method: "notifications/initialized" }),
-      message({ id: 1, method: "tools/call", params: { name: "echo", arguments: { message: "one" } } }),
-      message({ id: 2, method: "tools/call", params: { name: "get-sum", arguments: { a: 1, b: 2 } } }),
-      message({ id: 3, method: "tools/call", params: { name: "no-such-tool", arguments: {} } }),
-    ].join(""),
+    work,
+    env,
+    {
+      input: [
+        message({
+          id: 0,
+          method: "initialize",
+          params: {
+            protocolVersion: "2025-06-18",
+            capabilities: {},
+            clientInfo: { name: "t", version: "1" },
+          },
+        }),
+        message({ method: "notifications/initialized" }),
+        message({ id: 1, method: "tools/call", params: { name: "echo", arguments: { message: "one" } } }),
+        message({ id: 2, method: "tools/call", params: { name: "get-sum", arguments: { a: 1, b: 2 } } }),
+        message({ id: 3, method: "tools/call", params: { name: "no-such-tool", arguments: {} } }),
+      ].join(""),
+    },
   );
   assert.equal(proxied.code, 0, proxied.stderr);
   assert.equal(readdirSync(receiptsDir).length, 3, proxied.stderr);

@@ -27,6 +27,7 @@ import { createReadOnlyClient } from "../clients.js";
 import { GLOBAL_OPTIONS_HELP, parseOptions, resolveGlobalSettings } from "../parse-options.js";
 import { createProgress } from "../progress.js";
 import { ledgerHint } from "../report-error.js";
+import { table } from "../text-table.js";
 import { UsageError } from "../usage-error.js";
 import type { Command } from "./command.js";
 
@@ -64,25 +65,6 @@ function readFolder(positionals: readonly string[], values: Values, subcommand: 
 function problem(file: string, error: AbasError) {
   const code = error.context.__code;
   return { file, code, codeName: getAbasErrorCodeName(code), message: error.message };
-}
-
-/** A cell as one line: control characters (a newline in a tool's name) written as JSON escapes them. */
-const oneLine = (cell: string): string =>
-  Array.from(cell, (character) =>
-    character < " " ? JSON.stringify(character).slice(1, -1) : character,
-  ).join("");
-
-function table(cells: readonly string[][]): string {
-  const rows = cells.map((row) => row.map(oneLine));
-  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  return rows
-    .map((row) =>
-      row
-        .map((cell, column) => cell.padEnd(widths[column]!))
-        .join("  ")
-        .trimEnd(),
-    )
-    .join("\n");
 }
 
 async function list(args: readonly string[], context: CommandContext): Promise<number> {

@@ -10,7 +10,16 @@
  */
 import assert from "node:assert/strict";
 import { createHash, generateKeyPairSync } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -169,7 +178,7 @@ describe("the published packages, installed from their tarballs into a project o
     assert.match(help.stderr, /^Usage: abas-mcp-proxy \[options\] -- <MCP server command>/m);
   });
 
-  it("puts the installed `abas-mcp-proxy` in front of an MCP server as a host's config names it, and `npx abas receipts verify` checks the receipt", async () => {
+  it("puts the installed `abas-mcp-proxy` in front of an MCP server as a host's config names it, `npx abas mcp call` calls a tool through it, and `npx abas receipts verify` checks the receipts", async () => {
     // Given an operator funded on the ledger and an agent registered with the installed `abas`
     const keygen = async (file: string) =>
       (
@@ -243,6 +252,49 @@ describe("the published packages, installed from their tarballs into a project o
     }
     const verified = await project.exec("npx", ["abas", "receipts", "verify", receiptsDir, "--json", ...rpc]);
     assert.deepEqual(JSON.parse(verified.stdout), { valid: true, checked: 1, failures: [], withoutCall: [] });
+    // And `npx abas mcp call` on the config the docs write for a project (the installed proxy by its
+    // absolute path) records another call, whose receipt is saved when the command returns
+    const config = {
+      mcpServers: {
+        filesystem: {
+          command: join(project.dir, "node_modules", ".bin", "abas-mcp-proxy"),
+          args: ["--", join(REPO_ROOT, "node_modules", ".bin", "mcp-server-filesystem"), root],
+          env: {
+            ABAS_RPC_URL: ledger!.rpcUrl,
+            ABAS_AGENT_KEYPAIR: join(project.dir, "proxy-agent.json"),
+            ABAS_OPERATOR_KEYPAIR: join(project.dir, "proxy-operator.json"),
+            ABAS_RECEIPTS_DIR: receiptsDir,
+            ABAS_QUEUE_DIR: join(root, "proxy-queue-of-abas-mcp"),
+          },
+        },
+      },
+    };
+    writeFileSync(join(project.dir, "mcp-config.json"), JSON.stringify(config));
+    const called = await project.exec("npx", [
+      "abas",
+      "mcp",
+      "call",
+      "mcp-config.json",
+      "filesystem",
+      "list_directory",
+      "--args",
+      JSON.stringify({ path: root }),
+    ]);
+    assert.match(called.stdout, /^\[DIR\] proxy-queue$/m);
+    const verifiedBoth = await project.exec("npx", [
+      "abas",
+      "receipts",
+      "verify",
+      receiptsDir,
+      "--json",
+      ...rpc,
+    ]);
+    assert.deepEqual(JSON.parse(verifiedBoth.stdout), {
+      valid: true,
+      checked: 2,
+      failures: [],
+      withoutCall: [],
+    });
   });
 
   it("type-checks a TypeScript user of the installed packages against their .d.ts files", async () => {

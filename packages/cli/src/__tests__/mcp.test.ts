@@ -1,0 +1,234 @@
+/**
+ * `abas mcp tools|call` on a host's `mcp-config.json` written as docs/attest-every-action.md writes
+ * it: the real `abas-mcp-proxy` in front of the reference filesystem server, a real `abas-ledger`.
+ * When the command returns, the call's receipt is in the receipts folder and verifies. Each error a
+ * user can hit exits with its code and names the problem.
+ */
+import assert from "node:assert/strict";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { after, before, describe, test } from "node:test";
+import { fileURLToPath } from "node:url";
+
+import { spawnLedgerProcess, type LedgerProcess } from "@abas/ledger";
+
+import { abasIn, registerAgentWithAbas, tsx } from "./support/abas-process.js";
+
+const here = fileURLToPath(new URL(".", import.meta.url));
+const proxyBin = fileURLToPath(new URL("./bin.ts", import.meta.resolve("@abas/mcp-proxy")));
+const filesystemServer = resolve(here, "../../../../node_modules/.bin/mcp-server-filesystem");
+
+const work = mkdtempSync(join(tmpdir(), "abas-cli-mcp-"));
+const root = join(work, "shared");
+const receiptsDir = join(work, "abas-receipts");
+let ledger: LedgerProcess;
+let env: NodeJS.ProcessEnv;
+const cli = abasIn(work, () => env);
+const { abas, abasJson } = cli;
+
+/** A config file in the work folder holding these servers. */
+function config(name: string, servers: unknown): string {
+  const path = join(work, name);
+  writeFileSync(path, typeof servers === "string" ? servers : JSON.stringify({ mcpServers: servers }));
+  return path;
+}
+
+before(async () => {
+  ledger = await spawnLedgerProcess({ dataDir: join(work, "ledger") });
+  env = { ...process.env, RPC_URL: ledger.rpcUrl };
+  delete env.PROGRAM_ID;
+  // The operator and agent of the docs' step 2, made with the CLI
+  await registerAgentWithAbas(cli, ledger.rpcUrl);
+  mkdirSync(root);
+  writeFileSync(join(root, "hello.txt"), "hello\n");
+  // The docs' step 3, with this test's ledger and a queue folder of its own
+  config("mcp-config.json", {
+    filesystem: {
+      command: tsx,
+      args: [proxyBin, "--", filesystemServer, root],
+      env: {
+        NODE_OPTIONS: "--conditions=abas-source",
+        ABAS_AGENT_KEYPAIR: join(work, "agent.json"),
+        ABAS_OPERATOR_KEYPAIR: join(work, "operator.json"),
+        ABAS_RECEIPTS_DIR: receiptsDir,
+        ABAS_RPC_URL: ledger.rpcUrl,
+        ABAS_QUEUE_DIR: join(work, "queue"),
+      },
+    },
+  });
+});
+
+after(async () => {
+  await ledger?.stop();
+  rmSync(work, { recursive: true, force: true });
+});
+
+type Listed = { receipts: Array<{ action: string; outcome: string }> };
+
+describe("abas mcp, with abas-mcp-proxy in front of the filesystem server", () => {
+  test("lists the server's tools as a host starts it", async () => {
+    const listed = await abas(["mcp", "tools", "mcp-config.json", "filesystem"]);
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.match(listed.stdout, /^TOOL\s+DESCRIPTION$/m);
+    assert.match(listed.stdout, /^list_directory\s+\S/m);
+    const { tools } = await abasJson<{ tools: Array<{ name: string; inputSchema: object }> }>([
+      "mcp",
+      "tools",
+      "mcp-config.json",
+      "filesystem",
+    ]);
+    assert.ok(tools.some((tool) => tool.name === "read_text_file"));
+    // Listing calls no tool: nothing to receipt
+    assert.deepEqual((await abasJson<Listed>(["receipts", "list", receiptsDir])).receipts, []);
+  });
+
+  test("calls a tool; when the command returns, the call's receipt is saved and verifies", async () => {
+    const called = await abas([
+      "mcp",
+      "call",
+      "mcp-config.json",
+      "filesystem",
+      "list_directory",
+      "--args",
+      JSON.stringify({ path: root }),
+    ]);
+    assert.equal(called.code, 0, called.stderr);
+    assert.equal(called.stdout, "[FILE] hello.txt\n");
+    // The proxy's own lines reach stderr, as they reach a host's log
+    assert.match(called.stderr, /abas-mcp-proxy/);
+    const { receipts } = await abasJson<Listed>(["receipts", "list", receiptsDir]);
+    assert.deepEqual(
+      receipts.map(({ action, outcome }) => [action, outcome]),
+      [["list_directory", "ok"]],
+    );
+    const verified = await abas(["receipts", "verify", receiptsDir]);
+    assert.equal(verified.code, 0, verified.stderr);
+    assert.equal(verified.stdout, "1/1 receipts valid\n");
+  });
+
+  test("a tool's error: exit code 1 with its text, the call recorded all the same; --json gives the whole result", async () => {
+    const outside = await abas([
+      "mcp",
+      "call",
+      "mcp-config.json",
+      "filesystem",
+      "read_text_file",
+      "--args",
+      JSON.stringify({ path: "/etc/hostname" }),
+    ]);
+    assert.equal(outside.code, 1, outside.stderr);
+    assert.match(
+      outside.stderr,
+      /abas mcp: the tool "read_text_file" reported an error: .*outside allowed directories/,
+    );
+    const json = await abasJson<{ result: { content: Array<{ type: string; text: string }> } }>([
+      "mcp",
+      "call",
+      "mcp-config.json",
+      "filesystem",
+      "read_text_file",
+      "--args",
+      JSON.stringify({ path: join(root, "hello.txt") }),
+    ]);
+    assert.deepEqual(json.result.content, [{ type: "text", text: "hello\n" }]);
+    const { receipts } = await abasJson<Listed>(["receipts", "list", receiptsDir]);
+    assert.deepEqual(receipts.map(({ action, outcome }) => [action, outcome]).sort(), [
+      ["list_directory", "ok"],
+      ["read_text_file", "error"],
+      ["read_text_file", "ok"],
+    ]);
+  });
+});
+
+describe("abas mcp: what the user gets wrong", () => {
+  const dies = { command: "sh", args: ["-c", "echo oops >&2; exit 3"] };
+
+  for (const [what, args, message] of [
+    ["no subcommand", ["mcp"], /abas mcp: mcp needs a subcommand: tools or call/],
+    [
+      "too few arguments",
+      ["mcp", "call", "mcp-config.json", "filesystem"],
+      /mcp call needs <mcp-config.json> <server> <tool>/,
+    ],
+    [
+      "a config that is not there",
+      ["mcp", "tools", "nowhere.json", "x"],
+      /cannot read nowhere\.json: ENOENT/,
+    ],
+    [
+      "a config that is not JSON",
+      ["mcp", "tools", config("not-json.json", "{"), "x"],
+      /not-json\.json is not JSON: /,
+    ],
+    [
+      "a config without mcpServers",
+      ["mcp", "tools", config("empty.json", "{}"), "x"],
+      /empty\.json has no "mcpServers" object; a host's MCP configuration reads/,
+    ],
+    [
+      "a server the config does not name",
+      ["mcp", "tools", "mcp-config.json", "other"],
+      /mcp-config\.json has no server "other"; its servers: filesystem$/m,
+    ],
+    [
+      "a server without a command",
+      ["mcp", "tools", config("no-command.json", { x: { args: [] } }), "x"],
+      /server "x" in .*no-command\.json: "command" must be a non-empty string/,
+    ],
+    [
+      "args that are not strings",
+      ["mcp", "tools", config("bad-args.json", { x: { command: "sh", args: [1] } }), "x"],
+      /server "x" in .*bad-args\.json: "args" must be an array of strings/,
+    ],
+    [
+      "env that is not strings",
+      ["mcp", "tools", config("bad-env.json", { x: { command: "sh", env: { A: 1 } } }), "x"],
+      /server "x" in .*bad-env\.json: "env" must be an object of strings/,
+    ],
+    [
+      "--args that are not JSON",
+      ["mcp", "call", "mcp-config.json", "filesystem", "list_directory", "--args", "{path"],
+      /--args is not JSON: /,
+    ],
+    [
+      "--args that are not an object",
+      ["mcp", "call", "mcp-config.json", "filesystem", "list_directory", "--args", "[1]"],
+      /--args must be a JSON object, such as '\{"path":"\/tmp"\}'/,
+    ],
+  ] as const) {
+    test(`${what}: exit code 2, named before any server starts`, async () => {
+      const result = await abas(args);
+      assert.equal(result.code, 2, result.stderr);
+      assert.match(result.stderr, message);
+      assert.equal(result.stdout, "");
+    });
+  }
+
+  test("a server that cannot start: exit code 1, with the system's reason", async () => {
+    const file = config("missing.json", { missing: { command: "/no/such/server" } });
+    const result = await abas(["mcp", "tools", file, "missing"]);
+    assert.equal(result.code, 1, result.stderr);
+    assert.match(
+      result.stderr,
+      /abas mcp: cannot start the server "missing" \(\/no\/such\/server\): spawn \/no\/such\/server ENOENT/,
+    );
+  });
+
+  test("a server that exits before answering: exit code 1 with its exit code, its stderr passed on", async () => {
+    const file = config("dies.json", { dies });
+    const result = await abas(["mcp", "call", file, "dies", "anything"]);
+    assert.equal(result.code, 1, result.stderr);
+    assert.match(result.stderr, /^oops$/m);
+    assert.match(result.stderr, /abas mcp: the server "dies" exited with exit code 3 before answering/);
+    const json = await abas(["mcp", "call", file, "dies", "anything", "--json"]);
+    assert.equal(json.code, 1);
+    assert.deepEqual(JSON.parse(json.stdout), {
+      ok: false,
+      error: {
+        message: 'the server "dies" exited with exit code 3 before answering (its stderr is above)',
+        details: { exitCode: 3, signal: null },
+      },
+    });
+  });
+});
