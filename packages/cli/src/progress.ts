@@ -31,7 +31,7 @@ export function createProgress(io: CliIo, label: string, total: number, enabled 
     };
   }
   return {
-    update: (done, status) => io.err(`${label}: ${done}/${total} ${status}`),
+    update: (done, status) => io.err(`${label}: ${done}/${total}, ${status}`),
     stop: () => {},
   };
 }

@@ -232,8 +232,8 @@ describe("agents, attestations and receipts", () => {
       [100, 50],
     );
     // Not a terminal: plain progress lines on stderr, over root commits and leaves.
-    assert.match(result.stderr, /batch: 1\/152 batch 1\/2: root recorded/);
-    assert.match(result.stderr, /batch: 152\/152 batch 2\/2: 50\/50 leaves published/);
+    assert.match(result.stderr, /batch: 1\/152, batch 1\/2: root recorded/);
+    assert.match(result.stderr, /batch: 152\/152, batch 2\/2: 50\/50 leaves published/);
     const receipts = readFileSync(join(work, "receipts.jsonl"), "utf8").trim().split("\n");
     assert.equal(receipts.length, 150);
 

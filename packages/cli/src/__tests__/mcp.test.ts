@@ -5,7 +5,9 @@
  * user can hit exits with its code and names the problem.
  */
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -13,11 +15,14 @@ import { fileURLToPath } from "node:url";
 
 import { spawnLedgerProcess, type LedgerProcess } from "@abas/ledger";
 
-import { abasIn, registerAgentWithAbas, tsx } from "./support/abas-process.js";
+import { abasBin, abasIn, registerAgentWithAbas, tsx } from "./support/abas-process.js";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const proxyBin = fileURLToPath(new URL("./bin.ts", import.meta.resolve("@abas/mcp-proxy")));
 const filesystemServer = resolve(here, "../../../../node_modules/.bin/mcp-server-filesystem");
+const everythingServer = createRequire(import.meta.url).resolve(
+  "@modelcontextprotocol/server-everything/dist/index.js",
+);
 
 const work = mkdtempSync(join(tmpdir(), "abas-cli-mcp-"));
 const root = join(work, "shared");
@@ -141,6 +146,55 @@ describe("abas mcp, with abas-mcp-proxy in front of the filesystem server", () =
   });
 });
 
+describe("abas mcp with a server slow to exit", () => {
+  test("prints the result at once, says it waits for the server, and returns once the server has exited", async () => {
+    // Given a server that, once its stdin is closed, keeps running until this test lets it go
+    const marker = join(work, "let-it-go");
+    const file = config("slow-exit.json", {
+      slow: {
+        command: "sh",
+        args: [
+          "-c",
+          `"${process.execPath}" "${everythingServer}" stdio; until [ -e "${marker}" ]; do sleep 0.05; done`,
+        ],
+      },
+    });
+    const child = spawn(
+      tsx,
+      [abasBin, "mcp", "call", file, "slow", "echo", "--args", '{"message":"early"}'],
+      {
+        cwd: work,
+        env,
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    let stdout = "";
+    let stderr = "";
+    const exited = new Promise<number | null>((resolveExit) => child.on("close", resolveExit));
+    const seen = (pattern: RegExp, stream: "stdout" | "stderr") =>
+      new Promise<void>((resolveSeen) => {
+        const check = () => {
+          if (pattern.test(stream === "stdout" ? stdout : stderr)) resolveSeen();
+        };
+        child[stream].on("data", (chunk: Buffer) => {
+          if (stream === "stdout") stdout += chunk.toString();
+          else stderr += chunk.toString();
+          check();
+        });
+      });
+    // When the result is printed and the command says it waits for the server
+    await Promise.all([
+      seen(/^Echo: early$/m, "stdout"),
+      seen(/abas mcp: waiting up to 30 s for the server "slow" to exit/, "stderr"),
+    ]);
+    // Then it has not returned while the server runs, and returns 0 once it has exited
+    assert.equal(child.exitCode, null);
+    writeFileSync(marker, "");
+    assert.equal(await exited, 0, stderr);
+    assert.equal(stdout, "Echo: early\n");
+  });
+});
+
 describe("abas mcp: what the user gets wrong", () => {
   const dies = { command: "sh", args: ["-c", "echo oops >&2; exit 3"] };
 
@@ -185,6 +239,11 @@ describe("abas mcp: what the user gets wrong", () => {
       "env that is not strings",
       ["mcp", "tools", config("bad-env.json", { x: { command: "sh", env: { A: 1 } } }), "x"],
       /server "x" in .*bad-env\.json: "env" must be an object of strings/,
+    ],
+    [
+      "a ledger option, which the server's entry sets",
+      ["mcp", "call", "mcp-config.json", "filesystem", "list_directory", "--rpc-url", "http://127.0.0.1:9"],
+      /--rpc-url does not apply to abas mcp: the server's settings are in its entry of the config/,
     ],
     [
       "--args that are not JSON",

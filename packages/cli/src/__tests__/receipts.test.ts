@@ -141,7 +141,7 @@ describe("abas receipts", () => {
     const verified = await abas(["receipts", "verify", receiptsDir]);
     assert.equal(verified.code, 0, verified.stderr);
     assert.match(verified.stdout, /^3\/3 receipts valid$/m);
-    assert.match(verified.stderr, /verifying: 3\/3 0 failed/);
+    assert.match(verified.stderr, /verifying: 3\/3, 0 failed/);
     const json = await abasJson<{ valid: boolean; checked: number; failures: unknown[] }>([
       "receipts",
       "verify",
@@ -222,7 +222,7 @@ describe("abas receipts", () => {
     const verified = await abas(["receipts", "verify", folder]);
     assert.equal(verified.code, 1);
     assert.match(verified.stdout, /^2\/5 receipts valid$/m);
-    assert.match(verified.stderr, /verifying: 5\/5 3 failed/);
+    assert.match(verified.stderr, /verifying: 5\/5, 3 failed/);
     const failLines = verified.stderr.split("\n").filter((line) => line.startsWith("FAIL "));
     assert.deepEqual(failLines.map((line) => line.replace(/\]:.*$/, "]")).sort(), [
       `FAIL ${join(folder, damaged!)} [ABAS_SDK__RECEIPT_FILE_UNREADABLE 3802]`,

@@ -9,7 +9,8 @@ import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { printResult, type CommandContext } from "../cli-io.js";
 import { readServerEntry, type ServerEntry } from "../mcp-config.js";
 import { ServerProcessTransport } from "../mcp-server-process.js";
-import { GLOBAL_OPTIONS_HELP, parseOptions, resolveGlobalSettings } from "../parse-options.js";
+import { parseOptions } from "../parse-options.js";
+import { reportFailure } from "../report-error.js";
 import { table } from "../text-table.js";
 import { CommandFailure, UsageError } from "../usage-error.js";
 import type { Command } from "./command.js";
@@ -30,10 +31,29 @@ const USAGE = `Usage:
            exit code 1 when the tool reports an error
   --args   the tool's arguments, a JSON object (default {})
 
-  Then it closes the server's stdin and waits up to ${EXIT_GRACE_MS / 1000} s for it to exit, so that an
-  abas-mcp-proxy in front of the server sends the calls it recorded and saves their receipts.
+  Once it has printed the outcome, it closes the server's stdin and waits up to ${EXIT_GRACE_MS / 1000} s for
+  it to exit, so that an abas-mcp-proxy in front of the server sends the calls it recorded and saves
+  their receipts before the command returns. The server's settings (the proxy's ledger, say) are
+  those of its entry: its "args" and "env".
 
-${GLOBAL_OPTIONS_HELP}`;
+Options:
+  --json       print one JSON document on stdout and nothing else
+  -h, --help   this help`;
+
+/** The global options that name a ledger or an API do not apply: the server's entry has its settings. */
+function refuseLedgerOptions(values: {
+  "rpc-url"?: string;
+  "api-url"?: string;
+  "program-id"?: string;
+}): void {
+  for (const option of ["rpc-url", "api-url", "program-id"] as const) {
+    if (values[option] !== undefined) {
+      throw new UsageError(
+        `--${option} does not apply to abas mcp: the server's settings are in its entry of the config (its "args" and "env", such as ABAS_RPC_URL for abas-mcp-proxy)`,
+      );
+    }
+  }
+}
 
 function parseToolArguments(text: string | undefined): Record<string, unknown> {
   if (text === undefined) return {};
@@ -71,12 +91,16 @@ async function failure(
   });
 }
 
-/** Runs `use` with a client connected to the server, then lets the server finish. */
-async function withServer<T>(
+/**
+ * Runs `request` with a client connected to the server (it prints the outcome and returns the exit
+ * code), or reports why it could not, then lets the server finish.
+ */
+async function withServer(
   entry: ServerEntry,
   context: CommandContext,
-  use: (client: Client) => Promise<T>,
-): Promise<T> {
+  json: boolean,
+  request: (client: Client) => Promise<number>,
+): Promise<number> {
   const transport = new ServerProcessTransport(entry, {
     exitGraceMs: EXIT_GRACE_MS,
     onSlowExit: (graceMs) =>
@@ -87,9 +111,9 @@ async function withServer<T>(
   const client = new Client({ name: "abas", version: "0.1.0" });
   try {
     await client.connect(transport, { timeout: REQUEST_TIMEOUT_MS });
-    return await use(client);
+    return await request(client);
   } catch (error) {
-    throw await failure(entry, transport, error);
+    return reportFailure(await failure(entry, transport, error), context.io, { command: "mcp", json });
   } finally {
     await client.close();
   }
@@ -122,44 +146,50 @@ const firstLine = (text: string | undefined): string => (text ?? "").split("\n")
 
 async function tools(args: readonly string[], context: CommandContext): Promise<number> {
   const { values, positionals } = parseOptions(args, {});
-  const settings = resolveGlobalSettings(values, context.env);
+  refuseLedgerOptions(values);
+  const json = values.json;
   if (positionals.length !== 2) throw new UsageError("mcp tools needs <mcp-config.json> <server>");
   const entry = readServerEntry(positionals[0]!, positionals[1]!);
-  const listed: Tool[] = await withServer(entry, context, async (client) => {
-    const all: Tool[] = [];
+  return await withServer(entry, context, json, async (client) => {
+    const listed: Tool[] = [];
     let cursor: string | undefined;
     do {
       const page = await client.listTools(cursor === undefined ? {} : { cursor }, {
         timeout: REQUEST_TIMEOUT_MS,
       });
-      all.push(...page.tools);
+      listed.push(...page.tools);
       cursor = page.nextCursor;
     } while (cursor !== undefined);
-    return all;
+    const text =
+      listed.length === 0
+        ? `the server "${entry.name}" has no tools`
+        : table([["TOOL", "DESCRIPTION"], ...listed.map((tool) => [tool.name, firstLine(tool.description)])]);
+    printResult(context.io, json, { tools: listed }, text);
+    return 0;
   });
-  const text =
-    listed.length === 0
-      ? `the server "${entry.name}" has no tools`
-      : table([["TOOL", "DESCRIPTION"], ...listed.map((tool) => [tool.name, firstLine(tool.description)])]);
-  printResult(context.io, settings.json, { tools: listed }, text);
-  return 0;
 }
 
 async function call(args: readonly string[], context: CommandContext): Promise<number> {
   const { values, positionals } = parseOptions(args, { args: { type: "string" } });
-  const settings = resolveGlobalSettings(values, context.env);
+  refuseLedgerOptions(values);
+  const json = values.json;
   if (positionals.length !== 3) throw new UsageError("mcp call needs <mcp-config.json> <server> <tool>");
   const toolArguments = parseToolArguments(values.args);
   const entry = readServerEntry(positionals[0]!, positionals[1]!);
   const name = positionals[2]!;
-  const result = (await withServer(entry, context, (client) =>
-    client.callTool({ name, arguments: toolArguments }, undefined, { timeout: REQUEST_TIMEOUT_MS }),
-  )) as CallToolResult;
-  if (result.isError === true) {
-    throw new CommandFailure(`the tool "${name}" reported an error: ${resultText(result)}`, { result });
-  }
-  printResult(context.io, settings.json, { result }, resultText(result));
-  return 0;
+  return await withServer(entry, context, json, async (client) => {
+    const result = (await client.callTool({ name, arguments: toolArguments }, undefined, {
+      timeout: REQUEST_TIMEOUT_MS,
+    })) as CallToolResult;
+    if (result.isError === true) {
+      const error = new CommandFailure(`the tool "${name}" reported an error: ${resultText(result)}`, {
+        result,
+      });
+      return reportFailure(error, context.io, { command: "mcp", json });
+    }
+    printResult(context.io, json, { result }, resultText(result));
+    return 0;
+  });
 }
 
 const SUBCOMMANDS: Record<string, (args: readonly string[], context: CommandContext) => Promise<number>> = {

@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { address, createSolanaRpc, lamports } from "@solana/kit";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
-const bin = resolve(here, "../../bin.ts");
+export const abasBin = resolve(here, "../../bin.ts");
 export const tsx = resolve(here, "../../../../../node_modules/.bin/tsx");
 
 export type Result = { code: number | null; stdout: string; stderr: string };
@@ -37,7 +37,7 @@ export function runProcess(
 /** `abas` in the folder `cwd`, with the environment `env()` returns when each command starts. */
 export function abasIn(cwd: string, env: () => NodeJS.ProcessEnv) {
   const abas = (args: readonly string[], options: RunOptions = {}): Promise<Result> =>
-    runProcess(tsx, [bin, ...args], cwd, env(), options);
+    runProcess(tsx, [abasBin, ...args], cwd, env(), options);
   /** `abas ...args --json`, which must succeed: its JSON document. */
   const abasJson = async <T = Record<string, unknown>>(args: readonly string[]): Promise<T> => {
     const result = await abas([...args, "--json"]);
