@@ -2,7 +2,7 @@
  * A server's entry in a model host's MCP configuration (`mcp-config.json`, Claude Desktop's
  * `claude_desktop_config.json`, …): `{ "mcpServers": { "<name>": { "command", "args", "env" } } }`.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 
 import { UsageError } from "./usage-error.js";
 
@@ -60,5 +60,8 @@ export function readServerEntry(file: string, name: string): ServerEntry {
   }
   if (!isStringRecord(env)) throw fileProblem(`${where}: "env" must be an object of strings`);
   if (cwd !== undefined && typeof cwd !== "string") throw fileProblem(`${where}: "cwd" must be a string`);
+  if (cwd !== undefined && statSync(cwd, { throwIfNoEntry: false })?.isDirectory() !== true) {
+    throw fileProblem(`${where}: "cwd" ${cwd} is not a folder`);
+  }
   return { name, command, args, env, cwd };
 }

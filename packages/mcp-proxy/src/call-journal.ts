@@ -55,19 +55,15 @@ function parseLine(line: string): CallLine | undefined {
 
 /** The sealed files of a queue folder, oldest first. */
 function sealedSegments(queueDir: string): number[] {
-  const segments = readdirSync(queueDir)
-    .map((name) => SEALED_FILE_NAME.exec(name)?.[1])
-    .filter((segment) => segment !== undefined)
-    .map(Number)
-    // A number past 2^53 is not the journal's: it counts on from one, exactly.
-    .filter((segment) => Number.isSafeInteger(segment))
-    .sort((a, b) => a - b);
-  if (segments.at(-1) === Number.MAX_SAFE_INTEGER) {
-    throw new Error(
-      `${sealedFileName(Number.MAX_SAFE_INTEGER)}: no number follows it for the next sealed file`,
-    );
-  }
-  return segments;
+  return (
+    readdirSync(queueDir)
+      .map((name) => SEALED_FILE_NAME.exec(name)?.[1])
+      .filter((segment) => segment !== undefined)
+      .map(Number)
+      // A number past 2^53 - 1 is not the journal's: it counts on from one, exactly.
+      .filter((segment) => Number.isSafeInteger(segment))
+      .sort((a, b) => a - b)
+  );
 }
 
 /**
@@ -185,6 +181,12 @@ export class CallJournal {
    */
   #seal(): void {
     const sealed = this.#current;
+    // Numbers stay exact (the next one too): past 2^53 - 2 (a name put there by hand), calls stay
+    // in calls.jsonl.
+    if (sealed >= Number.MAX_SAFE_INTEGER) {
+      this.#sealBytes = Infinity;
+      return;
+    }
     const callsPath = join(this.#queueDir, CALLS_FILE_NAME);
     const sealedPath = join(this.#queueDir, sealedFileName(sealed));
     let fd: number | undefined;

@@ -111,9 +111,9 @@ export type WriteReceiptOptions = Readonly<{
 
 /**
  * What the file at `path` holds for `receipt`: this item's receipt ("item"), another item's
- * ("other"), nothing ("none"), or something that is not a receipt file, a link to nothing included
- * ("unreadable"). A file that cannot be read (a folder, no descriptor left) is an error: a receipt
- * written in its place could take another item's.
+ * ("other"), nothing ("none"), or something that is not a receipt file, a link to nothing or a
+ * loop of links included ("unreadable"). A file that cannot be read (a folder, no descriptor left)
+ * is an error: a receipt written in its place could take another item's.
  */
 async function heldAt(
   path: string,
@@ -123,7 +123,9 @@ async function heldAt(
   try {
     text = await readFile(path, "utf8");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ELOOP") return "unreadable";
+    if (code !== "ENOENT") throw error;
     return lstatSync(path, { throwIfNoEntry: false }) === undefined ? "none" : "unreadable";
   }
   let held: unknown;
@@ -140,11 +142,13 @@ async function heldAt(
 }
 
 /**
- * Where a receipt goes: `<action hash>.json`, unless that file holds the receipt of another ledger
- * item with the same action hash (two calls identical in everything recorded, each attested): then
- * `<action hash>.<batch address>.<index>.json`, a name of this item's alone. `found`: whether a
- * file is there for this item already ("item"), is not there ("none"), or is there but is not this
- * item's receipt ("unreadable", replaced).
+ * Where a receipt goes: `<action hash>.json`, unless a file there holds the receipt of another
+ * ledger item with the same action hash (two calls identical in everything recorded, each
+ * attested) or is not a receipt (left for `abas receipts verify` to name): then
+ * `<action hash>.<batch address>.<index>.json`, a name of this item's alone, which one writer at a
+ * time saves (the holder of its queue). `found`: whether a file is there for this item already
+ * ("item"), is not there ("none"), or is there under the item's own name but is not its receipt
+ * ("unreadable", replaced).
  */
 async function receiptFileFor(
   folder: string,
@@ -152,7 +156,9 @@ async function receiptFileFor(
 ): Promise<{ path: string; found: "item" | "none" | "unreadable" }> {
   const path = receiptFilePath(folder, receipt.actionHash);
   const held = await heldAt(path, receipt);
-  if (held !== "other") return { path, found: held };
+  // Two writers could both find a file that is not a receipt: neither replaces it, so neither
+  // takes the other's receipt.
+  if (held === "item" || held === "none") return { path, found: held };
   const own = join(folder, `${receipt.actionHash}.${receipt.batchAddress}.${receipt.index}.json`);
   const heldOwn = await heldAt(own, receipt);
   return { path: own, found: heldOwn === "other" ? "unreadable" : heldOwn };
@@ -226,7 +232,7 @@ async function writeReceiptFileNow(
     }
     const aside = await writeAside(folder, path, text, flush);
     if (found !== "none") {
-      // The item's own file, or a file that is not a receipt: replaced whole.
+      // The item's own file, or a file under its own name that is not its receipt: replaced whole.
       await rename(aside, path);
       if (flush) await flushFolder(folder);
       return { path, created: found === "unreadable" };

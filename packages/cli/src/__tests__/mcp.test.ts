@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -23,6 +23,10 @@ const filesystemServer = resolve(here, "../../../../node_modules/.bin/mcp-server
 const everythingServer = createRequire(import.meta.url).resolve(
   "@modelcontextprotocol/server-everything/dist/index.js",
 );
+const scriptedServer = (mode: string) => ({
+  command: process.execPath,
+  args: [resolve(here, "support/scripted-mcp-server.mjs"), mode],
+});
 
 const work = mkdtempSync(join(tmpdir(), "abas-cli-mcp-"));
 const root = join(work, "shared");
@@ -246,6 +250,11 @@ describe("abas mcp: what the user gets wrong", () => {
       /--rpc-url does not apply to abas mcp: the server's settings are in its entry of the config/,
     ],
     [
+      "a cwd that is not a folder",
+      ["mcp", "tools", config("bad-cwd.json", { x: { command: "sh", cwd: join(work, "nowhere") } }), "x"],
+      /server "x" in .*bad-cwd\.json: "cwd" .*nowhere is not a folder/,
+    ],
+    [
       "--args that are not JSON",
       ["mcp", "call", "mcp-config.json", "filesystem", "list_directory", "--args", "{path"],
       /--args is not JSON: /,
@@ -274,6 +283,59 @@ describe("abas mcp: what the user gets wrong", () => {
     );
   });
 
+  for (const [what, mode, args, message] of [
+    [
+      "answers tools/list with the same cursor again and again",
+      "cursor-loop",
+      ["tools"],
+      /abas mcp: the server "scripted" answered tools\/list with the cursor "again" again/,
+    ],
+    [
+      "answers with a line that is not a JSON-RPC message, then exits",
+      "bad-answer",
+      ["call", "t"],
+      /abas mcp: the server "scripted" exited with exit code 5 before answering \(it had written a line that is not a JSON-RPC message: \{"jsonrpc":"2\.0","id":1,"result":null\}\); its stderr is above/,
+    ],
+    [
+      "answers with a line over 10 MB",
+      "huge-answer",
+      ["call", "t"],
+      /abas mcp: the server "scripted" failed: MCP error -32000: Connection closed \(it had written a line over 10 MB, which the MCP client does not read\)/,
+    ],
+  ] as const) {
+    test(`a server that ${what}: exit code 1, at once, naming it`, async () => {
+      const file = config(`${mode}.json`, { scripted: scriptedServer(mode) });
+      const [subcommand, ...rest] = args;
+      const result = await abas(["mcp", subcommand, file, "scripted", ...rest]);
+      assert.equal(result.code, 1, result.stderr);
+      assert.match(result.stderr, message);
+      assert.equal(result.stdout, "");
+    });
+  }
+
+  test("a server whose child keeps its stdout open after it exits: the command returns all the same", async () => {
+    // Given a server that leaves a process of its own running, holding the server's stdout
+    const pidFile = join(work, "held-open.pid");
+    const file = config("held-open.json", {
+      held: {
+        command: "sh",
+        // (the command's stderr not held: this test waits for the command's own pipes to close)
+        args: [
+          "-c",
+          `sleep 300 2>/dev/null & echo $! > "${pidFile}"; exec "${process.execPath}" "${everythingServer}" stdio`,
+        ],
+      },
+    });
+    try {
+      // Then the call returns once the server has exited
+      const result = await abas(["mcp", "call", file, "held", "echo", "--args", '{"message":"still"}']);
+      assert.equal(result.code, 0, result.stderr);
+      assert.equal(result.stdout, "Echo: still\n");
+    } finally {
+      process.kill(Number(readFileSync(pidFile, "utf8")));
+    }
+  });
+
   test("a server that exits before answering: exit code 1 with its exit code, its stderr passed on", async () => {
     const file = config("dies.json", { dies });
     const result = await abas(["mcp", "call", file, "dies", "anything"]);
@@ -285,7 +347,7 @@ describe("abas mcp: what the user gets wrong", () => {
     assert.deepEqual(JSON.parse(json.stdout), {
       ok: false,
       error: {
-        message: 'the server "dies" exited with exit code 3 before answering (its stderr is above)',
+        message: 'the server "dies" exited with exit code 3 before answering; its stderr is above',
         details: { exitCode: 3, signal: null },
       },
     });

@@ -76,20 +76,27 @@ async function failure(
   error: unknown,
 ): Promise<Error> {
   if (error instanceof CommandFailure) return error;
+  const problem = transport.problem === undefined ? "" : ` (it had written ${transport.problem})`;
   // A server that exits fails the request first (a write to its closed stdin, say): its exit tells why.
   const exit = await transport.exitStatusWithin(1_000);
   if (exit !== undefined) {
     const how = exit.signal === null ? `with exit code ${exit.code}` : `by signal ${exit.signal}`;
     return new CommandFailure(
-      `the server "${entry.name}" exited ${how} before answering (its stderr is above)`,
+      `the server "${entry.name}" exited ${how} before answering${problem}; its stderr is above`,
       { exitCode: exit.code, signal: exit.signal },
     );
   }
   const code = (error as { code?: unknown }).code;
-  return new CommandFailure(`the server "${entry.name}" failed: ${(error as Error).message}`, {
-    ...(typeof code === "number" ? { mcpErrorCode: code } : {}),
-  });
+  // The SDK's messages can hold whole schema reports: one line, cut short.
+  const message = (error as Error).message.replace(/\s+/g, " ");
+  return new CommandFailure(
+    `the server "${entry.name}" failed: ${message.length > 300 ? `${message.slice(0, 300)}…` : message}${problem}`,
+    { ...(typeof code === "number" ? { mcpErrorCode: code } : {}) },
+  );
 }
+
+/** How many pages of tools a server may answer tools/list with. */
+const MAX_TOOL_PAGES = 1_000;
 
 /**
  * Runs `request` with a client connected to the server (it prints the outcome and returns the exit
@@ -116,6 +123,8 @@ async function withServer(
     return reportFailure(await failure(entry, transport, error), context.io, { command: "mcp", json });
   } finally {
     await client.close();
+    // The client lets go of a transport whose connection ended (a line over 10 MB): closed here.
+    await transport.close();
   }
 }
 
@@ -152,6 +161,7 @@ async function tools(args: readonly string[], context: CommandContext): Promise<
   const entry = readServerEntry(positionals[0]!, positionals[1]!);
   return await withServer(entry, context, json, async (client) => {
     const listed: Tool[] = [];
+    const cursors = new Set<string>();
     let cursor: string | undefined;
     do {
       const page = await client.listTools(cursor === undefined ? {} : { cursor }, {
@@ -159,6 +169,12 @@ async function tools(args: readonly string[], context: CommandContext): Promise<
       });
       listed.push(...page.tools);
       cursor = page.nextCursor;
+      if (cursor !== undefined && (cursors.has(cursor) || cursors.size === MAX_TOOL_PAGES)) {
+        throw new CommandFailure(
+          `the server "${entry.name}" answered tools/list with ${cursors.has(cursor) ? `the cursor "${cursor}" again` : `more than ${MAX_TOOL_PAGES} pages`}`,
+        );
+      }
+      if (cursor !== undefined) cursors.add(cursor);
     } while (cursor !== undefined);
     const text =
       listed.length === 0

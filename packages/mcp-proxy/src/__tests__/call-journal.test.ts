@@ -200,11 +200,31 @@ describe("the calls journal", () => {
     assert.equal(receipt(reopened, 9), null);
     reopened.close();
     assert.deepEqual(journalFiles(), { [foreign]: [hash(9)], "calls.jsonl": [] });
-    // And a sealed file numbered 2^53 - 1, after which no number is exact, stops the open by name
-    writeFileSync(join(queueDir, `calls.${Number.MAX_SAFE_INTEGER}.jsonl`), "");
-    assert.throws(() => new CallJournal(queueDir, "write", { queued: NONE }), {
-      message: `calls.${Number.MAX_SAFE_INTEGER}.jsonl: no number follows it for the next sealed file`,
+  });
+
+  it("seals no file numbered 2^53 - 1 or more: past 2^53 - 2, calls stay in calls.jsonl", () => {
+    // Given sealed files up to 2^53 - 4, one of them holding a waiting call
+    const last = Number.MAX_SAFE_INTEGER;
+    writeFileSync(join(queueDir, `calls.${last - 3}.jsonl`), journalLine(9, "high"));
+    // When calls are recorded, each past the seal size
+    const journal = new CallJournal(queueDir, "write", { queued: hashes(9), sealBytes: 1 });
+    for (let index = 1; index <= 4; index++) journal.append(hash(index), call(`c${index}`));
+    // Then files are sealed below 2^53 - 1 (the next number, that of calls.jsonl, stays exact),
+    // and the calls after them stay in calls.jsonl
+    assert.deepEqual(journalFiles(), {
+      [`calls.${last - 3}.jsonl`]: [hash(9)],
+      [`calls.${last - 2}.jsonl`]: [hash(1)],
+      [`calls.${last - 1}.jsonl`]: [hash(2)],
+      "calls.jsonl": [hash(3), hash(4)],
     });
+    // And a journal opened on the folder (no close: a kill -9) has every call, and records more
+    const reopened = new CallJournal(queueDir, "write", { queued: hashes(1, 2, 3, 4, 5, 9), sealBytes: 1 });
+    for (const index of [1, 2, 3, 4]) assert.deepEqual(receipt(reopened, index), call(`c${index}`));
+    assert.deepEqual(receipt(reopened, 9), call("high"));
+    reopened.append(hash(5), call("c5"));
+    assert.deepEqual(receipt(reopened, 5), call("c5"));
+    reopened.close();
+    journal.close();
   });
 
   it("leaves no gap after a line a full disk cut short: the next call is read back after a kill -9", () => {

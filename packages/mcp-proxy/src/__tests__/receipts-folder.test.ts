@@ -1,6 +1,7 @@
 /** Writing a receipts folder: files only the owner reads, in a folder made on first use. */
 import assert from "node:assert/strict";
 import {
+  lstatSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -141,15 +142,30 @@ describe("writeReceiptFile", () => {
     ]);
   });
 
-  it("replaces a file under the receipt's name that is not a receipt, a link to nothing included", async () => {
+  it("leaves a file under the action hash's name that is not a receipt (a link to nothing, a loop of links, empty) and saves under the item's own name", async () => {
     const folder = join(work, "not-a-receipt");
     mkdirSync(folder);
-    const receipt = { actionHash: "56".repeat(32) } as unknown as BatchItemReceipt;
-    const path = join(folder, `${"56".repeat(32)}.json`);
-    symlinkSync(join(folder, "nowhere"), path);
     const call = { kind: "test/tool-call", tool: "echo", arguments: {}, startedAt: "t0", endedAt: "t1" };
-    assert.deepEqual(await writeReceiptFile(folder, { call, receipt }), { path, created: true });
-    assert.deepEqual(JSON.parse(readFileSync(path, "utf8")), { call, receipt });
+    const batchAddress = "B".repeat(44);
+    for (const [hex, put] of [
+      ["56", (path: string) => symlinkSync(join(folder, "nowhere"), path)],
+      ["57", (path: string) => symlinkSync(path, path)],
+      ["58", (path: string) => writeFileSync(path, "")],
+    ] as const) {
+      const actionHash = hex.repeat(32);
+      const path = join(folder, `${actionHash}.json`);
+      put(path);
+      const receipt = { actionHash, batchAddress, index: 0 } as unknown as BatchItemReceipt;
+      const own = join(folder, `${actionHash}.${batchAddress}.0.json`);
+      assert.deepEqual(await writeReceiptFile(folder, { call, receipt }), { path: own, created: true });
+      assert.deepEqual(JSON.parse(readFileSync(own, "utf8")), { call, receipt });
+      // And delivered again, it finds its file there
+      assert.deepEqual(await writeReceiptFile(folder, { call: null, receipt }), {
+        path: own,
+        created: false,
+      });
+      assert.equal(lstatSync(path).isFile(), hex === "58");
+    }
   });
 
   it("at a second item's own name, replaces what is not its receipt and refuses a folder", async () => {
