@@ -96,10 +96,11 @@ describe("Attestor on the local ledger", () => {
   });
 
   it("gives each of 150 actions its own verified receipt, from a full batch and one cut by delay", async () => {
-    // Given an attestor that cuts batches at 100 actions or after 300 ms
+    // Given an attestor that cuts batches at 100 actions or after 300 ms, its queue folder made by it
     const delivered: BatchItemReceipt[] = [];
+    const queueDir = join(newQueueDir(), "agent", "queue");
     const attestor = await Attestor.open(
-      options(newQueueDir(), { maxBatchDelayMs: 300, onReceipt: (receipt) => delivered.push(receipt) }),
+      options(queueDir, { maxBatchDelayMs: 300, onReceipt: (receipt) => delivered.push(receipt) }),
     );
     // When 150 actions of every type are recorded, every third in privacy mode
     const recorded = Array.from({ length: 150 }, (_, index) =>
@@ -124,6 +125,14 @@ describe("Attestor on the local ledger", () => {
       );
       assert.equal(receipt.privacyMode, index % 3 === 0);
       assert.equal(receipt.salt !== undefined, index % 3 === 0);
+    }
+    // And the queue, which holds the privacy-mode actions' hashes and salts, is its owner's alone
+    for (const [path, mode] of [
+      [join(queueDir, ".."), 0o700],
+      [queueDir, 0o700],
+      [join(queueDir, "queue.jsonl"), 0o600],
+    ] as const) {
+      assert.equal((statSync(path).mode & 0o777).toString(8), mode.toString(8), path);
     }
     // And the actions went out as a batch of 100 (cut by size) and one of 50 (cut by delay)
     assert.deepEqual(

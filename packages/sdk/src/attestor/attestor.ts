@@ -161,7 +161,7 @@ export class Attestor {
     const { queueDir } = resolved;
     let lock: DirectoryLock;
     try {
-      mkdirSync(queueDir, { recursive: true });
+      mkdirSync(queueDir, { recursive: true, mode: 0o700 });
       lock = await lockDirectory(queueDir);
     } catch (error) {
       throw queueFailure(queueDir, "creating the queue directory and taking its lock", error);

@@ -296,7 +296,9 @@ export class QueueJournal {
     // The journal stays on the file written here, not on whatever file has the queue file's name
     // by the time it is opened (a later owner's, should this one lose the lock meanwhile).
     const temporaryFile = `${queueFile}.tmp.${process.pid}.${Math.random().toString(36).slice(2)}`;
-    const fd = openSync(temporaryFile, "ax");
+    // The owner's alone: in privacy mode a line holds the action's hash and its salt, the secrets
+    // behind the commitment the ledger holds.
+    const fd = openSync(temporaryFile, "ax", 0o600);
     try {
       writeFileSync(fd, compacted);
       fdatasyncSync(fd);
