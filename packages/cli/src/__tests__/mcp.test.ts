@@ -172,20 +172,22 @@ describe("abas mcp with a server slow to exit", () => {
         stdio: ["ignore", "pipe", "pipe"],
       },
     );
-    let stdout = "";
-    let stderr = "";
-    const exited = new Promise<number | null>((resolveExit) => child.on("close", resolveExit));
-    const seen = (pattern: RegExp, stream: "stdout" | "stderr") =>
-      new Promise<void>((resolveSeen) => {
-        const check = () => {
-          if (pattern.test(stream === "stdout" ? stdout : stderr)) resolveSeen();
-        };
-        child[stream].on("data", (chunk: Buffer) => {
-          if (stream === "stdout") stdout += chunk.toString();
-          else stderr += chunk.toString();
-          check();
-        });
+    const output = { stdout: "", stderr: "" };
+    const checks: Array<() => void> = [];
+    for (const stream of ["stdout", "stderr"] as const) {
+      child[stream].on("data", (chunk: Buffer) => {
+        output[stream] += chunk.toString();
+        for (const check of checks) check();
       });
+    }
+    const exited = new Promise<number | null>((resolveExit) => child.on("close", resolveExit));
+    /** Resolves once `stream` has shown `pattern`. */
+    const seen = (pattern: RegExp, stream: "stdout" | "stderr") =>
+      new Promise<void>((resolveSeen) =>
+        checks.push(() => {
+          if (pattern.test(output[stream])) resolveSeen();
+        }),
+      );
     // When the result is printed and the command says it waits for the server
     await Promise.all([
       seen(/^Echo: early$/m, "stdout"),
@@ -194,8 +196,8 @@ describe("abas mcp with a server slow to exit", () => {
     // Then it has not returned while the server runs, and returns 0 once it has exited
     assert.equal(child.exitCode, null);
     writeFileSync(marker, "");
-    assert.equal(await exited, 0, stderr);
-    assert.equal(stdout, "Echo: early\n");
+    assert.equal(await exited, 0, output.stderr);
+    assert.equal(output.stdout, "Echo: early\n");
   });
 });
 
