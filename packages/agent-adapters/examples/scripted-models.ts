@@ -1,10 +1,11 @@
 /**
  * Scripted models that stand in for a provider's: each calls the `weather` and `transfer` tools,
- * then answers. `MockLanguageModelV3` is the AI SDK's own test model (`ai/test`); the OpenAI
- * Agents SDK ships none, so its scripted model implements the SDK's public `Model` interface.
- * Nothing leaves the machine: swap in your provider's model in a real agent.
+ * then answers: `MockLanguageModelV3` (`ai/test`) and `ScriptedModel` (`@openai/agents/testing`),
+ * each SDK's own test model. Nothing leaves the machine: swap in your provider's model in a real
+ * agent.
  */
 import { Usage, type Model, type ModelResponse } from "@openai/agents";
+import { modelResponse, ScriptedModel } from "@openai/agents/testing";
 import { MockLanguageModelV3 } from "ai/test";
 
 export const SCRIPTED_ANSWER = "Sunny in Lisbon; the transfer failed.";
@@ -86,15 +87,6 @@ export function scriptedAgentsModel(): Model {
       ],
     },
   ];
-  let next = 0;
-  return {
-    getResponse: async () => {
-      const response = responses[next++];
-      if (response === undefined) throw new Error("the script has no more responses");
-      return response;
-    },
-    getStreamedResponse: () => {
-      throw new Error("the scripted model does not stream");
-    },
-  };
+  // Each response is served to a run that streams too, as its events.
+  return new ScriptedModel(responses.map(modelResponse));
 }

@@ -8,7 +8,14 @@ import { ABAS_SDK__INVALID_ARGUMENT, AbasError } from "@abas/errors";
 import type { Attestor } from "@abas/sdk/attestor";
 import type { StepResult, ToolExecutionOptions, ToolSet } from "ai";
 
-import { ActionRecorder, checkModelRecording, type AdapterOptions } from "./recorded-action.js";
+import {
+  ActionRecorder,
+  checkModelRecording,
+  optionalFunction,
+  warnNotRecorded,
+  type AdapterOptions,
+  type ToolCallRecording,
+} from "./recorded-action.js";
 
 export {
   type AdapterOptions,
@@ -19,13 +26,46 @@ export {
 
 const TOOL_CALL_KIND = "ai/tool-call";
 
+/** Marks a tool this adapter made, so that wrapping it again records each call once, not twice. */
+const RECORDED = Symbol.for("@abas/agent-adapters/recorded");
+
+type Execute = (input: unknown, options: ToolExecutionOptions) => unknown;
+
 function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
   return typeof value === "object" && value !== null && Symbol.asyncIterator in value;
 }
 
 /**
- * The same tools, each call recorded with `attestor` before its result returns to the agent.
- * A tool that streams (an async iterable) is recorded with its last value once it ends.
+ * A streaming tool's values passed on as they come (the framework shows all but the last as
+ * preliminary results); the call is recorded with the last one once the tool's stream ends, before
+ * the framework takes it as the final result.
+ */
+async function* recordedStream(values: AsyncIterable<unknown>, call: ToolCallRecording) {
+  let last: unknown;
+  let settled = false;
+  try {
+    for await (const value of values) {
+      last = value;
+      yield value;
+    }
+    settled = true;
+    call.finished(last);
+  } catch (error) {
+    if (!settled) {
+      settled = true;
+      call.failed(error);
+    }
+    throw error;
+  } finally {
+    // The framework stopped reading before the tool's stream ended.
+    if (!settled) call.failed(new Error("the tool's results were not read to their end"));
+  }
+}
+
+/**
+ * The same tools, each call recorded with `attestor` before its result returns to the agent. A
+ * tool that streams (its `execute` returns an async iterable) passes each value on as it comes and
+ * is recorded with its last value once it ends.
  */
 export function withAbasReceipts<TOOLS extends ToolSet>(
   tools: TOOLS,
@@ -41,22 +81,41 @@ export function withAbasReceipts<TOOLS extends ToolSet>(
   }
   const wrapped: Record<string, unknown> = {};
   for (const [name, tool] of Object.entries(tools)) {
-    const execute = tool.execute as ((input: unknown, options: ToolExecutionOptions) => unknown) | undefined;
-    if (execute === undefined) {
-      wrapped[name] = tool; // executed by the caller, not by the agent: nothing happens here to record
+    const execute = tool.execute as Execute | undefined;
+    // A tool without execute is run by the caller, not by the agent: nothing happens here to record.
+    if (execute === undefined || RECORDED in tool) {
+      wrapped[name] = tool;
       continue;
     }
     wrapped[name] = {
       ...tool,
+      [RECORDED]: true,
       execute: (input: unknown, callOptions: ToolExecutionOptions) => {
-        const outcome = recorder.runTool(TOOL_CALL_KIND, name, input, async () => {
-          const result = await (execute(input, callOptions) as unknown);
-          if (!isAsyncIterable(result)) return result;
-          let last: unknown;
-          for await (const value of result) last = value;
-          return last;
+        let call: ToolCallRecording;
+        try {
+          call = recorder.startToolCall({
+            kind: TOOL_CALL_KIND,
+            tool: name,
+            input,
+            callId: callOptions?.toolCallId,
+          });
+        } catch (error) {
+          return Promise.reject(error as Error); // refused: reaches the framework as the tool's error
+        }
+        let output: unknown;
+        try {
+          // Called on its tool, as the framework calls it.
+          output = execute.call(tool, input, callOptions);
+        } catch (error) {
+          call.failed(error);
+          throw error;
+        }
+        // Returned as it is, not awaited: the framework streams an async iterable's values.
+        if (isAsyncIterable(output)) return recordedStream(output, call);
+        return Promise.resolve(output).then(call.finished, (error: unknown) => {
+          call.failed(error);
+          throw error;
         });
-        return outcome;
       },
     };
   }
@@ -69,6 +128,11 @@ export type StepRecorderOptions = AdapterOptions &
     modelInvocations?: boolean;
     /** Record what each model call chose (the tools it called with their arguments, or its text) as a Decision. */
     decisions?: boolean;
+    /**
+     * Called with `ABAS_SDK__ACTION_NOT_RECORDED` for an action that could not be recorded: `ai`
+     * ignores what `onStepFinish` throws. Default: a process warning (`process.on("warning")`).
+     */
+    onError?: (error: AbasError) => void;
   }>;
 
 /** An `onStepFinish` for `generateText` / `streamText` that records the enabled action types. */
@@ -78,35 +142,35 @@ export function abasStepRecorder<TOOLS extends ToolSet>(
 ): (step: StepResult<TOOLS>) => void {
   const recorder = new ActionRecorder(attestor, options);
   const { modelInvocations, decisions } = checkModelRecording(options);
+  const onError = optionalFunction<(error: AbasError) => void>(options.onError, "onError") ?? warnNotRecorded;
+  const record = (actionType: "ModelInvocation" | "Decision", payload: unknown): void => {
+    try {
+      recorder.record(actionType, payload);
+    } catch (error) {
+      onError(error as AbasError);
+    }
+  };
   return (step) => {
     const model = step.response.modelId;
-    if (modelInvocations === true) {
-      recorder.record(
-        "ModelInvocation",
-        {
-          kind: "ai/model-invocation",
-          model,
-          finishReason: step.finishReason,
-          usage: {
-            inputTokens: step.usage.inputTokens ?? null,
-            outputTokens: step.usage.outputTokens ?? null,
-          },
-          at: step.response.timestamp.toISOString(),
-        },
+    if (modelInvocations) {
+      record("ModelInvocation", {
+        kind: "ai/model-invocation",
         model,
-      );
+        finishReason: step.finishReason,
+        usage: {
+          inputTokens: step.usage.inputTokens ?? null,
+          outputTokens: step.usage.outputTokens ?? null,
+        },
+        at: step.response.timestamp.toISOString(),
+      });
     }
-    if (decisions === true) {
-      recorder.record(
-        "Decision",
-        {
-          kind: "ai/decision",
-          model,
-          toolCalls: step.toolCalls.map((call) => ({ tool: call.toolName, arguments: call.input })),
-          text: step.text,
-        },
+    if (decisions) {
+      record("Decision", {
+        kind: "ai/decision",
         model,
-      );
+        toolCalls: step.toolCalls.map((call) => ({ tool: call.toolName, arguments: call.input })),
+        text: step.text,
+      });
     }
   };
 }

@@ -7,7 +7,7 @@
  */
 import { ABAS_SDK__INVALID_ARGUMENT, AbasError } from "@abas/errors";
 import type { Attestor } from "@abas/sdk/attestor";
-import { tool, type Model, type ModelRequest, type ModelResponse } from "@openai/agents";
+import { tool, type Model, type ModelRequest, type ModelResponse, type StreamEvent } from "@openai/agents";
 
 import { ActionRecorder, checkModelRecording, type AdapterOptions } from "./recorded-action.js";
 
@@ -20,7 +20,9 @@ export {
 
 const TOOL_CALL_KIND = "openai-agents/tool-call";
 
-type ExecuteFunction = (input: unknown, ...rest: unknown[]) => unknown;
+/** What a tool's execute gets as its third argument, as far as it is read here. */
+type ToolCallDetails = { toolCall?: { callId?: string } } | undefined;
+type ExecuteFunction = (input: unknown, context?: unknown, details?: ToolCallDetails) => unknown;
 
 /** `tool` from `@openai/agents`, with each execution of the tools it makes recorded with `attestor`. */
 export function abasTool(attestor: Attestor, options: AdapterOptions = {}): typeof tool {
@@ -29,8 +31,14 @@ export function abasTool(attestor: Attestor, options: AdapterOptions = {}): type
     const execute = toolOptions.execute as ExecuteFunction;
     const created = tool({
       ...toolOptions,
-      execute: (input: unknown, ...rest: unknown[]) =>
-        recorder.runTool(TOOL_CALL_KIND, created.name, input, () => execute(input, ...rest)),
+      // tool() names a tool without a name after its execute function: the original's, not this wrapper's.
+      name: toolOptions.name ?? execute.name,
+      execute: (input: unknown, context?: unknown, details?: ToolCallDetails) =>
+        recorder.runTool(
+          { kind: TOOL_CALL_KIND, tool: created.name, input, callId: details?.toolCall?.callId },
+          // Called on the options it came in, as tool() calls it.
+          () => execute.call(toolOptions, input, context, details),
+        ),
     } as Parameters<typeof tool>[0]);
     return created;
   };
@@ -53,7 +61,14 @@ function parsedArguments(text: string): unknown {
   }
 }
 
-function decisionOf(response: ModelResponse): { toolCalls: unknown[]; text: string } {
+/** A model response as it is recorded, from `getResponse` or from a stream's `response_done` event. */
+type RecordedResponse = Readonly<{
+  responseId?: string | undefined;
+  usage: Readonly<{ inputTokens: number; outputTokens: number }>;
+  output: ModelResponse["output"];
+}>;
+
+function decisionOf(response: RecordedResponse): { toolCalls: unknown[]; text: string } {
   const toolCalls: unknown[] = [];
   let text = "";
   for (const item of response.output) {
@@ -66,7 +81,12 @@ function decisionOf(response: ModelResponse): { toolCalls: unknown[]; text: stri
   return { toolCalls, text };
 }
 
-/** The same model, each response of `getResponse` (a run that does not stream) recorded with `attestor`. */
+/**
+ * The same model, each response recorded with `attestor` before the run sees it: a response of
+ * `getResponse`, and a streamed run's response when its `response_done` event comes (the events
+ * before it pass through as they come). One that cannot be recorded fails the run with
+ * `ABAS_SDK__ACTION_NOT_RECORDED`.
+ */
 export function withAbasModelReceipts(
   model: Model,
   attestor: Attestor,
@@ -77,22 +97,25 @@ export function withAbasModelReceipts(
   if (model === null || typeof model !== "object" || typeof model.getResponse !== "function") {
     throw new AbasError(ABAS_SDK__INVALID_ARGUMENT, { argument: "model", reason: "expected a Model" });
   }
-  const recordResponse = (response: ModelResponse): void => {
-    if (modelInvocations === true) {
-      recorder.record(
-        "ModelInvocation",
-        {
-          kind: "openai-agents/model-invocation",
-          responseId: response.responseId ?? null,
-          usage: { inputTokens: response.usage.inputTokens, outputTokens: response.usage.outputTokens },
-        },
-        "model",
-      );
+  const recordResponse = (response: RecordedResponse): void => {
+    if (modelInvocations) {
+      recorder.record("ModelInvocation", {
+        kind: "openai-agents/model-invocation",
+        responseId: response.responseId ?? null,
+        usage: { inputTokens: response.usage.inputTokens, outputTokens: response.usage.outputTokens },
+      });
     }
-    if (decisions === true) {
-      recorder.record("Decision", { kind: "openai-agents/decision", ...decisionOf(response) }, "model");
-    }
+    if (decisions) recorder.record("Decision", { kind: "openai-agents/decision", ...decisionOf(response) });
   };
+  async function* recordedEvents(events: AsyncIterable<StreamEvent>): AsyncIterable<StreamEvent> {
+    for await (const event of events) {
+      if (event.type === "response_done") {
+        const { id, usage, output } = event.response;
+        recordResponse({ responseId: id, usage, output: output as ModelResponse["output"] });
+      }
+      yield event;
+    }
+  }
   return {
     ...(model.supportsPromptModelSelection === undefined
       ? {}
@@ -103,7 +126,6 @@ export function withAbasModelReceipts(
       recordResponse(response);
       return response;
     },
-    // A streamed run is passed through as it is: its responses are not recorded.
-    getStreamedResponse: (request: ModelRequest) => model.getStreamedResponse(request),
+    getStreamedResponse: (request: ModelRequest) => recordedEvents(model.getStreamedResponse(request)),
   };
 }

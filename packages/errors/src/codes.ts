@@ -145,6 +145,8 @@ export const ABAS_SDK__RECEIPT_CALL_MISMATCH = 3803;
 export const ABAS_SDK__RECEIPT_VERIFICATION_FAILED = 3804;
 export const ABAS_SDK__MCP_SERVER_NOT_STARTED = 3805;
 export const ABAS_SDK__TOOL_CALL_NOT_RECORDED = 3806;
+export const ABAS_SDK__TOOL_RESULT_NOT_JSON = 3807;
+export const ABAS_SDK__ACTION_NOT_RECORDED = 3808;
 
 // ABAS_API, 4000-4099: request parameters
 export const ABAS_API__INVALID_PARAMETER = 4000;
@@ -291,7 +293,9 @@ export type AbasSdkErrorCode =
   | typeof ABAS_SDK__RECEIPT_CALL_MISMATCH
   | typeof ABAS_SDK__RECEIPT_VERIFICATION_FAILED
   | typeof ABAS_SDK__MCP_SERVER_NOT_STARTED
-  | typeof ABAS_SDK__TOOL_CALL_NOT_RECORDED;
+  | typeof ABAS_SDK__TOOL_CALL_NOT_RECORDED
+  | typeof ABAS_SDK__TOOL_RESULT_NOT_JSON
+  | typeof ABAS_SDK__ACTION_NOT_RECORDED;
 
 /** The codes of the REST API, its API keys and its client. */
 export type AbasApiErrorCode =

@@ -60,6 +60,8 @@ import type {
   ABAS_SDK__RECEIPT_VERIFICATION_FAILED,
   ABAS_SDK__MCP_SERVER_NOT_STARTED,
   ABAS_SDK__TOOL_CALL_NOT_RECORDED,
+  ABAS_SDK__TOOL_RESULT_NOT_JSON,
+  ABAS_SDK__ACTION_NOT_RECORDED,
   AbasErrorCode,
   AbasProgramErrorCode,
 } from "./codes.js";
@@ -197,6 +199,8 @@ type SpecifiedContext = { [P in AbasProgramErrorCode]: ProgramErrorContext } & {
   [ABAS_SDK__RECEIPT_VERIFICATION_FAILED]: { file: string; failedChecks: string };
   [ABAS_SDK__MCP_SERVER_NOT_STARTED]: { command: string; reason: string };
   [ABAS_SDK__TOOL_CALL_NOT_RECORDED]: { tool: string; reason: string };
+  [ABAS_SDK__TOOL_RESULT_NOT_JSON]: { tool: string; reason: string };
+  [ABAS_SDK__ACTION_NOT_RECORDED]: { actionType: string; reason: string };
 
   [ABAS_API__INVALID_PARAMETER]: { parameter: string; reason: string };
   [ABAS_API__INVALID_CURSOR]: { reason: string };

@@ -101,6 +101,8 @@ import {
   ABAS_SDK__RECEIPT_VERIFICATION_FAILED,
   ABAS_SDK__MCP_SERVER_NOT_STARTED,
   ABAS_SDK__TOOL_CALL_NOT_RECORDED,
+  ABAS_SDK__TOOL_RESULT_NOT_JSON,
+  ABAS_SDK__ACTION_NOT_RECORDED,
   type AbasErrorCode,
 } from "./codes.js";
 import {
@@ -280,6 +282,9 @@ export const AbasErrorMessages: Readonly<{ [P in AbasErrorCode]: string }> = {
   [ABAS_SDK__MCP_SERVER_NOT_STARTED]: "The MCP server $command could not be started: $reason",
   [ABAS_SDK__TOOL_CALL_NOT_RECORDED]:
     "The call of tool $tool could not be recorded, so its result is withheld: $reason",
+  [ABAS_SDK__TOOL_RESULT_NOT_JSON]:
+    "Tool $tool returned a result with no JSON form ($reason): the call is recorded with this error instead",
+  [ABAS_SDK__ACTION_NOT_RECORDED]: "The $actionType action could not be recorded: $reason",
 
   [ABAS_API__INVALID_PARAMETER]: "Invalid parameter $parameter: $reason",
   [ABAS_API__INVALID_CURSOR]: "The cursor is not one this API issued ($reason); start again without a cursor",

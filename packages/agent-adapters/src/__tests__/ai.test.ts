@@ -8,9 +8,16 @@ import { mkdtempSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 
-import { ABAS_SDK__INVALID_ARGUMENT, ABAS_SDK__TOOL_CALL_NOT_RECORDED, isAbasError } from "@abas/errors";
+import {
+  ABAS_SDK__ACTION_NOT_RECORDED,
+  ABAS_SDK__INVALID_ARGUMENT,
+  ABAS_SDK__TOOL_CALL_NOT_RECORDED,
+  ABAS_SDK__TOOL_RESULT_NOT_JSON,
+  isAbasError,
+} from "@abas/errors";
 import type { Attestor } from "@abas/sdk/attestor";
-import { generateText, stepCountIs, tool, type ToolSet } from "ai";
+import { generateText, stepCountIs, streamText, tool, type ToolExecutionOptions, type ToolSet } from "ai";
+import { convertArrayToReadableStream, MockLanguageModelV3 } from "ai/test";
 import { z } from "zod";
 
 import { scriptedAiModel } from "../../examples/scripted-models.js";
@@ -27,6 +34,24 @@ import {
   type KeptAction,
   type LedgerAndAgent,
 } from "./support/recorded-run.js";
+
+const callOptions = (toolCallId: string): ToolExecutionOptions => ({ toolCallId, messages: [] });
+
+/** A streaming scripted model that calls `tool` once with a city. */
+function scriptedStreamingModel(toolName: string): MockLanguageModelV3 {
+  const usage = {
+    inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
+    outputTokens: { total: 1, text: 1, reasoning: undefined },
+  };
+  return new MockLanguageModelV3({
+    doStream: async () => ({
+      stream: convertArrayToReadableStream([
+        { type: "tool-call", toolCallId: "call-1", toolName, input: JSON.stringify({ city: "Oslo" }) },
+        { type: "finish", finishReason: { unified: "tool-calls", raw: "tool_calls" }, usage },
+      ] as const),
+    }),
+  });
+}
 
 function agentTools(): ToolSet {
   return {
@@ -106,6 +131,7 @@ describe("withAbasReceipts (ai)", () => {
         tool: "weather",
         arguments: { city: "Lisbon" },
         result: { city: "Lisbon", forecast: "sunny", celsius: 21 },
+        callId: "call-1",
         startedAt: undefined,
         endedAt: undefined,
       },
@@ -117,6 +143,7 @@ describe("withAbasReceipts (ai)", () => {
         tool: "transfer",
         arguments: { amount: 5 },
         error: { name: "Error", message: "insufficient funds" },
+        callId: "call-2",
         startedAt: undefined,
         endedAt: undefined,
       },
@@ -236,7 +263,7 @@ describe("withAbasReceipts (ai)", () => {
     assert.ok(receipts.every((receipt) => receipt.privacyMode === true));
   });
 
-  it("names bad input and an unrecordable result", async () => {
+  it("names bad input", () => {
     const code = (run: () => unknown): number | undefined => {
       try {
         run();
@@ -261,22 +288,167 @@ describe("withAbasReceipts (ai)", () => {
       code(() => abasStepRecorder(attestor, {})),
       ABAS_SDK__INVALID_ARGUMENT,
     );
-    // A result with no JSON form cannot be hashed: the agent gets a named error, not the result
-    const tools = withAbasReceipts(
-      { weather: tool({ inputSchema: z.object({ city: z.string() }), execute: async () => ({ n: 10n }) }) },
-      attestor,
-    );
+  });
+
+  it("refuses, before the tool runs, a call whose arguments have no JSON form or that the attestor cannot take", async () => {
+    let runs = 0;
+    const counted = () => ({
+      pay: tool({
+        inputSchema: z.object({ lamports: z.unknown() }),
+        execute: async () => ({ paid: ++runs }),
+      }),
+    });
+    // Arguments a schema turned into a bigint: the payment is not made
     await assert.rejects(
-      async () => tools.weather!.execute!({ city: "Oslo" }, { toolCallId: "x", messages: [] }),
+      async () => withAbasReceipts(counted(), attestor).pay!.execute!({ lamports: 10n }, callOptions("a")),
       (error: unknown) => isAbasError(error) && error.context.__code === ABAS_SDK__TOOL_CALL_NOT_RECORDED,
     );
-    // So does a call made after the attestor was closed
+    // An attestor closed before the call: nor is it made then
     const closed = await openAttestor(setup);
-    const closedTools = withAbasReceipts(agentTools(), closed);
+    const closedTools = withAbasReceipts(counted(), closed);
     await closed.close();
     await assert.rejects(
-      async () => closedTools.weather!.execute!({ city: "Oslo" }, { toolCallId: "y", messages: [] }),
+      async () => closedTools.pay!.execute!({ lamports: 10 }, callOptions("b")),
       (error: unknown) => isAbasError(error) && error.context.__code === ABAS_SDK__TOOL_CALL_NOT_RECORDED,
     );
+    assert.equal(runs, 0);
+  });
+
+  it("records results in the JSON form the model gets; one with none is recorded as ABAS_SDK__TOOL_RESULT_NOT_JSON", async () => {
+    const entries: RecordedEntry[] = [];
+    const at = new Date("2026-01-02T03:04:05.000Z");
+    const tools = withAbasReceipts(
+      {
+        weather: tool({
+          inputSchema: z.object({ city: z.string() }),
+          execute: async ({ city }) => ({ city, note: undefined, at, ratio: Number.NaN }),
+        }),
+        counter: tool({ inputSchema: z.object({}), execute: async () => ({ n: 10n }) }),
+      },
+      attestor,
+      { onRecord: (entry) => entries.push(entry) },
+    );
+    // The framework gets the result as the tool returned it; the record holds its JSON form
+    const result = await tools.weather!.execute!({ city: "Oslo" }, callOptions("w"));
+    assert.deepEqual(result, { city: "Oslo", note: undefined, at, ratio: Number.NaN });
+    assert.deepEqual((entries[0]!.payload as { result: unknown }).result, {
+      city: "Oslo",
+      at: "2026-01-02T03:04:05.000Z",
+      ratio: null,
+    });
+    // A bigint has none: the call is recorded with the error the framework gets instead
+    await assert.rejects(
+      async () => tools.counter!.execute!({}, callOptions("c")),
+      (error: unknown) => isAbasError(error) && error.context.__code === ABAS_SDK__TOOL_RESULT_NOT_JSON,
+    );
+    const refused = entries[1]!.payload as { result?: unknown; error: { name: string; message: string } };
+    assert.equal(refused.result, undefined);
+    assert.equal(refused.error.name, "AbasError");
+    assert.match(refused.error.message, /^Tool counter returned a result with no JSON form/);
+    await attestor.flush();
+    await assertVerifiedReceipts(setup, entries);
+  });
+
+  it("passes a streaming tool's values on as they come and records its last one", async () => {
+    const progress = () => ({
+      progress: tool({
+        inputSchema: z.object({ city: z.string() }),
+        async *execute() {
+          yield { status: "loading" };
+          yield { status: "ready", forecast: "sunny" };
+        },
+      }),
+    });
+    const entries: RecordedEntry[] = [];
+    const toolResults = async (tools: ToolSet) => {
+      const run = streamText({ model: scriptedStreamingModel("progress"), tools, prompt: "Weather?" });
+      const parts: unknown[] = [];
+      for await (const part of run.fullStream)
+        if (part.type === "tool-result") parts.push({ preliminary: part.preliminary, output: part.output });
+      return parts;
+    };
+    const wrapped = await toolResults(
+      withAbasReceipts(progress(), attestor, { onRecord: (entry) => entries.push(entry) }),
+    );
+    assert.deepEqual(wrapped, await toolResults(progress()));
+    assert.deepEqual(wrapped, [
+      { preliminary: true, output: { status: "loading" } },
+      { preliminary: true, output: { status: "ready", forecast: "sunny" } },
+      { preliminary: undefined, output: { status: "ready", forecast: "sunny" } },
+    ]);
+    assert.deepEqual(
+      entries.map((entry) => (entry.payload as { result: unknown }).result),
+      [{ status: "ready", forecast: "sunny" }],
+    );
+  });
+
+  it("calls each tool on itself, records a tool wrapped twice once, and a thrown non-Error in its JSON form", async () => {
+    const entries: RecordedEntry[] = [];
+    const onRecord = (entry: RecordedEntry): void => void entries.push(entry);
+    const greeter = {
+      prefix: "Hello, ",
+      inputSchema: z.object({ name: z.string() }),
+      execute(this: { prefix: string }, { name }: { name: string }) {
+        return Promise.resolve(`${this.prefix}${name}`);
+      },
+    };
+    const tools = withAbasReceipts(
+      withAbasReceipts(
+        {
+          greet: tool(greeter),
+          fail: tool({
+            inputSchema: z.object({}),
+            execute: async (): Promise<string> => {
+              throw { code: 42 };
+            },
+          }),
+        },
+        attestor,
+        { onRecord },
+      ),
+      attestor,
+      { onRecord },
+    );
+    assert.equal(await tools.greet!.execute!({ name: "Ada" }, callOptions("g")), "Hello, Ada");
+    await assert.rejects(async () => tools.fail!.execute!({}, callOptions("f")), { code: 42 });
+    assert.deepEqual(
+      entries
+        .map((entry) => entry.payload as { result?: unknown; error?: unknown })
+        .map(({ result, error }) => result ?? error),
+      ["Hello, Ada", { code: 42 }],
+    );
+  });
+
+  it("keeps a call recorded, with its result, when onRecord throws: a process warning names it", async () => {
+    const warned = new Promise<Error & { code?: string }>((resolve) => process.once("warning", resolve));
+    const tools = withAbasReceipts(agentTools(), attestor, {
+      onRecord: () => {
+        throw new Error("the receipts store is down");
+      },
+    });
+    const result = await tools.weather!.execute!({ city: "Oslo" }, callOptions("o"));
+    assert.deepEqual(result, { city: "Oslo", forecast: "sunny", celsius: 21 });
+    const warning = await warned;
+    assert.equal(warning.code, "ABAS_ON_RECORD_FAILED");
+    assert.match(warning.message, /the receipts store is down/);
+  });
+
+  it("hands a model call or decision it cannot record to onError, by default a process warning", async () => {
+    const closed = await openAttestor(setup);
+    await closed.close();
+    const errors: unknown[] = [];
+    await runAgent(
+      agentTools(),
+      abasStepRecorder(closed, { decisions: true, onError: (error) => errors.push(error) }),
+    );
+    assert.deepEqual(
+      errors.map((error) => isAbasError(error) && error.context.__code),
+      [ABAS_SDK__ACTION_NOT_RECORDED, ABAS_SDK__ACTION_NOT_RECORDED],
+    );
+    const warned = new Promise<Error & { code?: string }>((resolve) => process.once("warning", resolve));
+    await runAgent(agentTools(), abasStepRecorder(closed, { modelInvocations: true }));
+    const warning = await warned;
+    assert.equal(warning.code, "ABAS_SDK__ACTION_NOT_RECORDED");
+    assert.match(warning.message, /^The ModelInvocation action could not be recorded/);
   });
 });

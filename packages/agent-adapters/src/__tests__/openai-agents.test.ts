@@ -1,13 +1,13 @@
 /**
- * The OpenAI Agents SDK adapter in a real `Runner` loop. The model is a scripted implementation of
- * the SDK's public `Model` interface (the seam the SDK gives for models; the SDK ships no test
- * model): it calls two tools (one succeeds, one throws), then answers. Every tool execution gets
+ * The OpenAI Agents SDK adapter in a real `Runner` loop, streamed and not. The model is the SDK's
+ * own `ScriptedModel` (`@openai/agents/testing`): it calls two tools (one succeeds, one throws),
+ * then answers. Every tool execution gets
  * a receipt that verifies on a real `abas-ledger`. Tracing is off: nothing leaves the machine.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 
-import { ABAS_SDK__INVALID_ARGUMENT, isAbasError } from "@abas/errors";
+import { ABAS_SDK__ACTION_NOT_RECORDED, ABAS_SDK__INVALID_ARGUMENT, isAbasError } from "@abas/errors";
 import type { Attestor } from "@abas/sdk/attestor";
 import { Agent, Runner, setTracingDisabled, tool, type Model } from "@openai/agents";
 import { z } from "zod";
@@ -43,9 +43,24 @@ function agentTools(makeTool: typeof tool) {
   ];
 }
 
-async function runAgent(tools: ReturnType<typeof agentTools>, model: Model = scriptedAgentsModel()) {
+async function runAgent(
+  tools: ReturnType<typeof agentTools>,
+  model: Model = scriptedAgentsModel(),
+  stream = false,
+) {
   const agent = new Agent({ name: "assistant", instructions: "Help.", model, tools });
-  const result = await new Runner().run(agent, "What is the weather in Lisbon? Then send 5.");
+  const prompt = "What is the weather in Lisbon? Then send 5.";
+  const runner = new Runner();
+  let result;
+  if (stream) {
+    const streamed = await runner.run(agent, prompt, { stream: true });
+    for await (const event of streamed.toStream()) void event;
+    await streamed.completed;
+    if (streamed.error !== null && streamed.error !== undefined) throw streamed.error;
+    result = streamed;
+  } else {
+    result = await runner.run(agent, prompt);
+  }
   return {
     finalOutput: result.finalOutput,
     toolOutputs: result.newItems
@@ -92,6 +107,7 @@ describe("abasTool (@openai/agents)", () => {
           tool: "transfer",
           arguments: { amount: 5 },
           error: { name: "Error", message: "insufficient funds" },
+          callId: "call-2",
           startedAt: undefined,
           endedAt: undefined,
         },
@@ -101,6 +117,7 @@ describe("abasTool (@openai/agents)", () => {
           tool: "weather",
           arguments: { city: "Lisbon" },
           result: JSON.stringify({ city: "Lisbon", forecast: "sunny", celsius: 21 }),
+          callId: "call-1",
           startedAt: undefined,
           endedAt: undefined,
         },
@@ -152,6 +169,19 @@ describe("abasTool (@openai/agents)", () => {
         { kind: "openai-agents/decision", toolCalls: [], text: "Sunny in Lisbon; the transfer failed." },
       ],
     );
+    // And a streamed run records the same, from each response's response_done event
+    const streamed: RecordedEntry[] = [];
+    const streamedModel = withAbasModelReceipts(scriptedAgentsModel(), attestor, {
+      modelInvocations: true,
+      decisions: true,
+      onRecord: (entry) => streamed.push(entry),
+    });
+    const output = await runAgent(agentTools(tool), streamedModel, true);
+    assert.equal(output.finalOutput, "Sunny in Lisbon; the transfer failed.");
+    assert.deepEqual(
+      streamed.map((entry) => entry.payload),
+      entries.filter((entry) => entry.actionType !== "ToolCall").map((entry) => entry.payload),
+    );
     // When only model invocations are enabled, no Decision is recorded
     const invocationsOnly: RecordedEntry[] = [];
     await runAgent(
@@ -166,7 +196,58 @@ describe("abasTool (@openai/agents)", () => {
       ["ModelInvocation", "ModelInvocation"],
     );
     await attestor.flush();
-    await assertVerifiedReceipts(setup, [...entries, ...invocationsOnly]);
+    await assertVerifiedReceipts(setup, [...entries, ...streamed, ...invocationsOnly]);
+  });
+
+  it("fails a run whose model response cannot be recorded with ABAS_SDK__ACTION_NOT_RECORDED", async () => {
+    const closed = await openAttestor(setup);
+    await closed.close();
+    for (const stream of [false, true]) {
+      await assert.rejects(
+        runAgent(
+          agentTools(tool),
+          withAbasModelReceipts(scriptedAgentsModel(), closed, { decisions: true }),
+          stream,
+        ),
+        (error: unknown) => isAbasError(error) && error.context.__code === ABAS_SDK__ACTION_NOT_RECORDED,
+      );
+    }
+  });
+
+  it("names a tool without a name after its execute function, as tool() does", async () => {
+    const entries: RecordedEntry[] = [];
+    const makeTool = abasTool(attestor, { onRecord: (entry) => entries.push(entry) });
+    const weather = {
+      description: "The weather in a city",
+      parameters: z.object({ city: z.string() }),
+      execute: async function weather({ city }: { city: string }) {
+        return `sunny in ${city}`;
+      },
+    };
+    const transfer = {
+      description: "Sends money",
+      parameters: z.object({ amount: z.number() }),
+      execute: async function transfer({ amount }: { amount: number }) {
+        return `sent ${amount}`;
+      },
+    };
+    const made = [makeTool(weather), makeTool(transfer)];
+    assert.deepEqual(
+      made.map((each) => each.name),
+      [tool(weather).name, tool(transfer).name],
+    );
+    const output = await runAgent(made);
+    assert.equal(output.finalOutput, "Sunny in Lisbon; the transfer failed.");
+    assert.deepEqual(
+      entries
+        .map((entry) => entry.payload as { tool: string; result: unknown })
+        .map(({ tool: name, result }) => [name, result])
+        .sort(),
+      [
+        ["transfer", "sent 5"],
+        ["weather", "sunny in Lisbon"],
+      ],
+    );
   });
 
   it("names bad input", () => {

@@ -213,6 +213,20 @@ export class Attestor {
   }
 
   /**
+   * Throws what `record` throws before it writes anything (`ABAS_SDK__ATTESTOR_CLOSED`,
+   * `ABAS_RUNTIME__ATTESTOR_SENDER_STOPPED`, `ABAS_SDK__ATTESTOR_QUEUE_FULL`): asked before an
+   * action with side effects runs, so that one that could not be recorded is not taken at all.
+   */
+  assertAccepting(): void {
+    const { queueDir, maxQueuedActions } = this.#options;
+    if (this.#closing !== undefined) throw new AbasError(ABAS_SDK__ATTESTOR_CLOSED, { queueDir });
+    if (this.#senderStop !== undefined) throw this.#senderStoppedError();
+    if (this.#pending >= maxQueuedActions) {
+      throw new AbasError(ABAS_SDK__ATTESTOR_QUEUE_FULL, { queueDir, maxQueuedActions });
+    }
+  }
+
+  /**
    * Records one action: checks it, writes it to the queue (see `durability`) and returns. Throws
    * `ABAS_SDK__ATTESTOR_QUEUE_FULL` when `maxQueuedActions` await confirmation,
    * `ABAS_SDK__ATTESTOR_CLOSED` after `close()`, and `ABAS_RUNTIME__ATTESTOR_SENDER_STOPPED` once
@@ -220,12 +234,8 @@ export class Attestor {
    * written then.
    */
   record(input: RecordInput): RecordedAction {
-    const { queueDir, maxQueuedActions } = this.#options;
-    if (this.#closing !== undefined) throw new AbasError(ABAS_SDK__ATTESTOR_CLOSED, { queueDir });
-    if (this.#senderStop !== undefined) throw this.#senderStoppedError();
-    if (this.#pending >= maxQueuedActions) {
-      throw new AbasError(ABAS_SDK__ATTESTOR_QUEUE_FULL, { queueDir, maxQueuedActions });
-    }
+    this.assertAccepting();
+    const { queueDir } = this.#options;
     const action = prepareQueuedAction(input, this.#nextActionId);
     try {
       this.#journal.appendAction(action);
