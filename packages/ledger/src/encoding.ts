@@ -13,6 +13,17 @@ export function fromBase58(text: string): Uint8Array {
   return bytes;
 }
 
+/**
+ * `items` ordered by the 32 bytes of their addresses, as a validator's sorted account scans list
+ * them (base58 text sorts differently: a 43-character address against a 44-character one).
+ */
+export function sortedByAddressBytes<T>(items: readonly T[], addressOf: (item: T) => string): T[] {
+  return items
+    .map((item) => ({ item, key: fromBase58(addressOf(item)) }))
+    .sort((a, b) => Buffer.compare(a.key, b.key))
+    .map(({ item }) => item);
+}
+
 export function toBase64(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");
 }

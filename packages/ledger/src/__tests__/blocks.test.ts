@@ -52,6 +52,8 @@ describe("blocks", () => {
       .getTransaction(signature, { encoding: "json", maxSupportedTransactionVersion: 0 })
       .send();
     slot = landed!.slot;
+    // Its block is served once its slot has ended
+    while ((await clients.rpc.getSlot().send()) <= slot) await sleep(20);
   });
   after(async () => await ledger.dispose());
 
@@ -151,13 +153,35 @@ describe("blocks", () => {
     const open = await clients.rpc.getBlocks(start).send();
     const current = await clients.rpc.getSlot().send();
 
-    // Then each slot is there, in order, and no list goes beyond the current slot
+    // Then each slot is there, in order, and no list reaches the current slot
     assert.deepEqual(range, [start, start + 1n, start + 2n, slot]);
     assert.deepEqual(limited, [start, start + 1n, start + 2n, slot, slot + 1n]);
     assert.deepEqual(open.slice(0, 4), range);
-    assert.ok(open[open.length - 1]! <= current);
+    assert.ok(open[open.length - 1]! < current);
     const future = await clients.rpc.getBlocksWithLimit(current + 1000n, 10).send();
     assert.deepEqual(future, []);
+  });
+
+  test("the block of the current slot, which transactions can still land in, is not served until the slot ends", async () => {
+    // When the current slot's block is asked for, and the slot is still current once answered
+    // (slots last 100 ms here: tried again if it ended meanwhile)
+    for (let attempt = 0; ; attempt += 1) {
+      const current = await clients.rpc.getSlot().send();
+      const block = await rpcCall(ledger.rpcUrl, "getBlock", [
+        Number(current),
+        { transactionDetails: "none" },
+      ]);
+      const listed = await clients.rpc.getBlocks(current - 2n).send();
+      if ((await clients.rpc.getSlot().send()) !== current) {
+        assert.ok(attempt < 20, "the slot never stayed current for three calls");
+        continue;
+      }
+      // Then it is not available yet (-32004), and no listing names it
+      assert.equal(block.error?.code, -32004);
+      assert.equal(block.error?.message, `Block not available for slot ${current}`);
+      assert.deepEqual(listed, [current - 2n, current - 1n]);
+      break;
+    }
   });
 
   test("what a block method cannot answer is a JSON-RPC error with the validator's code", async () => {

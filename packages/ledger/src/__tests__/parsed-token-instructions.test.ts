@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
 
 import {
   approve,
@@ -378,6 +379,7 @@ describe("jsonParsed token instructions", () => {
     const { slot } = (await connection.getParsedTransaction(signature, {
       maxSupportedTransactionVersion: 0,
     }))!;
+    while ((await connection.getSlot()) <= slot) await sleep(20);
 
     // When its block is read parsed
     const block = await connection.getParsedBlock(slot, {

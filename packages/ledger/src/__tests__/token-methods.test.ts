@@ -11,6 +11,7 @@ import { after, before, describe, test } from "node:test";
 import {
   amountToUiAmount,
   approveChecked,
+  createAccount,
   createAssociatedTokenAccount,
   createInitializeInterestBearingMintInstruction,
   createInitializeScaledUiAmountConfigInstruction,
@@ -185,6 +186,41 @@ describe("token methods", () => {
       .getTokenAccountsByOwner(address(payer.publicKey.toBase58()), { programId: TOKEN_PROGRAM })
       .send();
     assert.deepEqual(none.value, []);
+  });
+
+  test("token accounts are listed in the order of their addresses' bytes, as a validator lists them", async () => {
+    // Given an owner with two accounts whose base58 texts sort the other way round: a 43-character
+    // address (a smaller number) that starts with a later character than a 44-character one
+    const carol = Keypair.generate();
+    let short: Keypair | undefined;
+    let long: Keypair | undefined;
+    while (short === undefined || long === undefined) {
+      const key = Keypair.generate();
+      const text = key.publicKey.toBase58();
+      if (text.length === 43 && text[0]! >= "H") short ??= key;
+      if (text.length === 44 && text[0]! <= "3") long ??= key;
+    }
+    for (const key of [long, short]) await createAccount(connection, payer, mint, carol.publicKey, key);
+    const byBytes = [short.publicKey.toBase58(), long.publicKey.toBase58()];
+    assert.deepEqual([...byBytes].sort(), [...byBytes].reverse(), "the texts sort the other way");
+
+    // When they are listed by owner, and by the owner field through getProgramAccounts
+    const byOwner = await connection.getTokenAccountsByOwner(carol.publicKey, {
+      programId: TOKEN_PROGRAM_ID,
+    });
+    const scanned = await connection.getProgramAccounts(TOKEN_PROGRAM_ID, {
+      filters: [{ dataSize: 165 }, { memcmp: { offset: 32, bytes: carol.publicKey.toBase58() } }],
+    });
+
+    // Then both list them by their bytes
+    assert.deepEqual(
+      byOwner.value.map((entry) => entry.pubkey.toBase58()),
+      byBytes,
+    );
+    assert.deepEqual(
+      scanned.map((entry) => entry.pubkey.toBase58()),
+      byBytes,
+    );
   });
 
   test("a mint read with getAccountInfo in jsonParsed is parsed", async () => {

@@ -4,6 +4,7 @@
  */
 import type { EncodedAccount } from "@solana/kit";
 
+import { sortedByAddressBytes } from "../../encoding.js";
 import { encodeAccount, ledgerMintScales, readAccountView } from "../account-encoding.js";
 import { MAX_ACCOUNT_SIZE, readAccountFilters } from "../account-filters.js";
 import { invalidParams } from "../json-rpc.js";
@@ -64,12 +65,13 @@ export const accountMethods: Record<string, LedgerRpcMethod> = {
     const withContextOption = optionalBoolean(config, "withContext") ?? false;
     const slot = await settledSlot(ledger, config);
     const mintScales = ledgerMintScales(ledger);
-    const accounts = ledger
-      .programAccounts(program)
-      .filter((account) => account.lamports > 0n && matches(account.data as Uint8Array))
-      .map((account) => ({ pubkey: account.address, account: encodeAccount(account, view, mintScales) }))
-      // The SVM's order changes when it is restored from a snapshot; clients get a stable one.
-      .sort((a, b) => (a.pubkey < b.pubkey ? -1 : a.pubkey > b.pubkey ? 1 : 0));
+    // The SVM's order changes when it is restored from a snapshot; clients get a validator's.
+    const accounts = sortedByAddressBytes(
+      ledger
+        .programAccounts(program)
+        .filter((account) => account.lamports > 0n && matches(account.data as Uint8Array)),
+      (account) => account.address,
+    ).map((account) => ({ pubkey: account.address, account: encodeAccount(account, view, mintScales) }));
     return withContextOption ? withContext(slot, accounts) : accounts;
   },
 

@@ -1,6 +1,8 @@
 /**
- * Blocks: getBlock, getBlocks, getBlocksWithLimit. One block per slot, none skipped, each final
- * when its slot starts; a block holds the transactions that landed in its slot.
+ * Blocks: getBlock, getBlocks, getBlocksWithLimit. One block per slot, none skipped; a block holds
+ * the transactions that landed in its slot, and is served once its slot has ended (the next one
+ * started), when no transaction can land in it any more: a block read once never changes, as a
+ * validator serves only rooted blocks. The current slot's block is not available yet (-32004).
  */
 import { RpcError, RpcErrorCode, invalidParams } from "../json-rpc.js";
 import {
@@ -22,6 +24,9 @@ const MAX_BLOCK_RANGE = 500_000;
 
 const slotParam = (value: unknown, name: string): bigint =>
   BigInt(integerParam(value, name, 0, Number.MAX_SAFE_INTEGER));
+
+/** The newest slot whose block is complete: the one before the current slot (-1 in slot 0). */
+const lastEndedSlot = (current: bigint): bigint => current - 1n;
 
 function slotsFrom(start: bigint, endInclusive: bigint): bigint[] {
   const slots: bigint[] = [];
@@ -45,7 +50,7 @@ export const blockMethods: Record<string, LedgerRpcMethod> = {
     checkHistoryCommitment(config);
     const current = ledger.currentSlot();
     checkCommonConfig(config, current);
-    if (slot > current) {
+    if (slot > lastEndedSlot(current)) {
       throw new RpcError(RpcErrorCode.BLOCK_NOT_AVAILABLE, `Block not available for slot ${slot}`);
     }
     const entries = ledger.history.entriesInSlot(slot);
@@ -81,7 +86,8 @@ export const blockMethods: Record<string, LedgerRpcMethod> = {
     checkHistoryCommitment(config);
     const current = ledger.currentSlot();
     checkCommonConfig(config, current);
-    const last = end === undefined || end > current ? current : end;
+    const ended = lastEndedSlot(current);
+    const last = end === undefined || end > ended ? ended : end;
     if (last >= start && last - start > BigInt(MAX_BLOCK_RANGE)) {
       throw invalidParams(`Slot range too large; max ${MAX_BLOCK_RANGE}`);
     }
@@ -97,6 +103,7 @@ export const blockMethods: Record<string, LedgerRpcMethod> = {
     const current = ledger.currentSlot();
     checkCommonConfig(config, current);
     const last = start + BigInt(limit) - 1n;
-    return slotsFrom(start, last > current ? current : last);
+    const ended = lastEndedSlot(current);
+    return slotsFrom(start, last > ended ? ended : last);
   },
 };

@@ -6,7 +6,7 @@
  */
 import type { Address, EncodedAccount } from "@solana/kit";
 
-import { fromBase58 } from "../../encoding.js";
+import { fromBase58, sortedByAddressBytes } from "../../encoding.js";
 import type { Ledger } from "../../ledger/ledger.js";
 import { encodeAccount, ledgerMintScales, readAccountView } from "../account-encoding.js";
 import { invalidParams, RpcError, RpcErrorCode } from "../json-rpc.js";
@@ -76,14 +76,16 @@ function tokenAccounts(
   program: Address,
   keep: (account: TokenAccount) => boolean,
 ): { account: EncodedAccount; state: TokenAccount }[] {
-  return ledger
-    .programAccounts(program)
-    .filter((account) => account.lamports > 0n)
-    .map((account) => ({ account, state: readTokenAccount(account.data as Uint8Array) }))
-    .filter((entry): entry is { account: EncodedAccount; state: TokenAccount } =>
-      entry.state === undefined ? false : keep(entry.state),
-    )
-    .sort((a, b) => (a.account.address < b.account.address ? -1 : 1));
+  return sortedByAddressBytes(
+    ledger
+      .programAccounts(program)
+      .filter((account) => account.lamports > 0n)
+      .map((account) => ({ account, state: readTokenAccount(account.data as Uint8Array) }))
+      .filter((entry): entry is { account: EncodedAccount; state: TokenAccount } =>
+        entry.state === undefined ? false : keep(entry.state),
+      ),
+    (entry) => entry.account.address,
+  );
 }
 
 /** getTokenAccountsByOwner and getTokenAccountsByDelegate differ only in whose accounts they list. */
