@@ -359,6 +359,43 @@ describe("abas receipts", () => {
     const withoutAgent = await abas(["receipts", "show", merkleRoot]);
     assert.equal(withoutAgent.code, 2);
     assert.match(withoutAgent.stderr, /needs --agent <address>/);
+    // The start of the action hash, as list shows it (cut short with "…"), finds the file too
+    const hashes = readdirSync(receiptsDir).map((name) => name.slice(0, 64));
+    const listed = await abas(["receipts", "list", receiptsDir]);
+    const shortHash = /[0-9a-f]{16}…/.exec(listed.stdout)![0];
+    const byStart = await abas(["receipts", "show", join(receiptsDir, shortHash)]);
+    assert.equal(byStart.code, 0, byStart.stderr);
+    assert.equal(
+      byStart.stdout,
+      (
+        await abas([
+          "receipts",
+          "show",
+          join(receiptsDir, `${hashes.find((hash) => hash.startsWith(shortHash.slice(0, 16)))}.json`),
+        ])
+      ).stdout,
+    );
+    // A start that several files share is refused, naming how many (the same receipt kept under
+    // its own name too, as the proxy keeps it beside a file of another call)
+    const twice = join(work, "twice");
+    cpSync(receiptsDir, twice, { recursive: true });
+    const [first] = readdirSync(twice);
+    const { receipt } = JSON.parse(readFileSync(join(twice, first!), "utf8")) as {
+      receipt: { batchAddress: string; index: number };
+    };
+    cpSync(
+      join(twice, first!),
+      join(twice, `${first!.slice(0, 64)}.${receipt.batchAddress}.${receipt.index}.json`),
+    );
+    const shared = await abas(["receipts", "show", join(twice, first!.slice(0, 16))]);
+    assert.equal(shared.code, 2);
+    assert.match(
+      shared.stderr,
+      new RegExp(`2 receipt files in .* start with ${first!.slice(0, 16)}: give more of the action hash`),
+    );
+    const none = await abas(["receipts", "show", join(receiptsDir, "zz")]);
+    assert.equal(none.code, 2);
+    assert.match(none.stderr, /there is no file/);
   });
 
   test("a folder that does not exist: ABAS_SDK__RECEIPTS_FOLDER_NOT_FOUND, exit code 2", async () => {

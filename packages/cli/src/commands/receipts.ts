@@ -39,7 +39,8 @@ const USAGE = `Usage:
   list     the receipts of a receipts folder (abas-mcp-proxy --receipts-dir), oldest first
   verify   checks each one: its call hashes to the attested action, and the receipt verifies
            against the ledger; exit code 1 when any fails, with each failure's error code
-  show     a batch on the ledger with its items, from one of its receipts or its Merkle root
+  show     a batch on the ledger with its items, from one of its receipts (its file, or the
+           start of its action hash as list shows it: folder/f806b4350e33f175) or its Merkle root
   --agent  list, verify: only this agent's receipts; show: the agent of the batch
 
 ${GLOBAL_OPTIONS_HELP}`;
@@ -200,12 +201,23 @@ async function show(args: readonly string[], context: CommandContext): Promise<n
       );
     }
     const folder = dirname(target);
-    const isTarget = (candidate: { file: string }): boolean => basename(candidate.file) === basename(target);
+    // The file's name, or the start of it as list shows it (the action hash cut short with "…").
+    const name = basename(target).replace(/…$/, "");
+    const isTarget = (candidate: { file: string }): boolean => basename(candidate.file) === name;
     const read = readReceiptsFolder(folder);
     const damaged = read.unreadable.find(isTarget);
     if (damaged !== undefined) throw damaged.error;
     entries = read.receipts;
-    const entry = entries.find(isTarget);
+    let entry = entries.find(isTarget);
+    if (entry === undefined && !existsSync(target)) {
+      const starting = entries.filter((candidate) => basename(candidate.file).startsWith(name));
+      if (starting.length > 1) {
+        throw new UsageError(
+          `${starting.length} receipt files in ${folder} start with ${name}: give more of the action hash`,
+        );
+      }
+      entry = starting[0];
+    }
     if (entry === undefined) {
       throw new UsageError(
         existsSync(target)
