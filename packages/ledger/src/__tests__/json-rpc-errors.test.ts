@@ -94,6 +94,13 @@ describe("JSON-RPC errors", () => {
       );
       assert.match(reply.error!.message, message);
     }
+    // A u64 beyond 2^53 - 1, which JSON.parse rounds, is refused rather than rounded
+    const huge = (await postRaw(
+      ledger.rpcUrl,
+      `{"jsonrpc":"2.0","id":1,"method":"requestAirdrop","params":["${payer.address}",9007199254740993]}`,
+    )) as { error?: { code: number; message: string } };
+    assert.equal(huge.error?.code, -32602);
+    assert.match(huge.error!.message, /lamports must be at most 9007199254740991/);
   });
 
   test("a batch answers every request in order, errors included", async () => {

@@ -97,10 +97,18 @@ export function integerParam(value: unknown, name: string, min: number, max: num
   return value;
 }
 
-/** A u64 that may arrive as a JSON number beyond 2^53 (JSON.parse loses precision then). */
+/**
+ * A u64 sent as a JSON number. One beyond 2^53 - 1 is refused: JSON.parse has already rounded it,
+ * and acting on the rounded value would do something other than what was asked.
+ */
 export function u64Param(value: unknown, name: string): bigint {
   if (typeof value !== "number" || !Number.isInteger(value) || value < 0) {
     throw invalidParams(`${name} must be a non-negative integer`);
+  }
+  if (!Number.isSafeInteger(value)) {
+    throw invalidParams(
+      `${name} must be at most ${Number.MAX_SAFE_INTEGER}: this ledger reads JSON numbers as doubles, which do not keep a larger one exactly`,
+    );
   }
   return BigInt(value);
 }
