@@ -13,10 +13,11 @@ import { runProxy } from "./proxy.js";
 
 const log = (line: string): void => void process.stderr.write(`abas-mcp-proxy: ${line}\n`);
 
-function fail(error: unknown): never {
+function fail(error: unknown, hint?: string): never {
   log(
     isAbasError(error) || !(error instanceof Error) ? describeError(error) : (error.stack ?? error.message),
   );
+  if (hint !== undefined) log(hint);
   process.exit(1);
 }
 
@@ -24,8 +25,7 @@ let parsed: ReturnType<typeof parseProxyConfig>;
 try {
   parsed = parseProxyConfig(process.argv.slice(2), process.env);
 } catch (error) {
-  log(PROXY_USAGE);
-  fail(error);
+  fail(error, "abas-mcp-proxy --help lists every option with its environment variable");
 }
 if (parsed.help) {
   process.stderr.write(`${PROXY_USAGE}\n`);

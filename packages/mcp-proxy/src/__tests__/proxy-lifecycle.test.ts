@@ -162,11 +162,15 @@ describe("abas-mcp-proxy as a process", () => {
         `${argv.join(" ")} ${JSON.stringify(env)}`,
       );
     }
-    // And the bin reports it by name, with its usage, and exits 1 without starting anything
+    // And the bin reports it by name on its first line, points to --help, and exits 1 without
+    // starting anything
     const run = startProxy([...options, "--durability", "sometimes"], ["server"]);
     assert.equal((await run.exited).code, 1);
-    assert.match(run.stderr(), /ABAS_SDK__INVALID_PROXY_CONFIG/);
-    assert.match(run.stderr(), /Usage: abas-mcp-proxy/);
+    const lines = run.stderr().trim().split("\n");
+    assert.match(lines[0]!, /ABAS_SDK__INVALID_PROXY_CONFIG/);
+    assert.match(lines[0]!, /--durability/);
+    assert.match(lines[1]!, /abas-mcp-proxy --help lists every option/);
+    assert.equal(lines.length, 2);
     assert.equal(run.stdout(), "");
   });
 
