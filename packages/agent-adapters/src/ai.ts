@@ -26,13 +26,21 @@ export {
 
 const TOOL_CALL_KIND = "ai/tool-call";
 
-/** Marks a tool this adapter made, so that wrapping it again records each call once, not twice. */
-const RECORDED = Symbol.for("@abas/agent-adapters/recorded");
+/**
+ * The `execute` functions this adapter made: a tool whose `execute` is one of them is recorded
+ * already (by the attestor it was first wrapped with), and is kept as it is when wrapped again.
+ */
+const recordingExecutes = new WeakSet<object>();
 
 type Execute = (input: unknown, options: ToolExecutionOptions) => unknown;
 
+/** The AI SDK's own test of a streaming result. */
 function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
-  return typeof value === "object" && value !== null && Symbol.asyncIterator in value;
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as Partial<AsyncIterable<unknown>>)[Symbol.asyncIterator] === "function"
+  );
 }
 
 /**
@@ -83,41 +91,39 @@ export function withAbasReceipts<TOOLS extends ToolSet>(
   for (const [name, tool] of Object.entries(tools)) {
     const execute = tool.execute as Execute | undefined;
     // A tool without execute is run by the caller, not by the agent: nothing happens here to record.
-    if (execute === undefined || RECORDED in tool) {
+    if (execute === undefined || recordingExecutes.has(execute)) {
       wrapped[name] = tool;
       continue;
     }
-    wrapped[name] = {
-      ...tool,
-      [RECORDED]: true,
-      execute: (input: unknown, callOptions: ToolExecutionOptions) => {
-        let call: ToolCallRecording;
-        try {
-          call = recorder.startToolCall({
-            kind: TOOL_CALL_KIND,
-            tool: name,
-            input,
-            callId: callOptions?.toolCallId,
-          });
-        } catch (error) {
-          return Promise.reject(error as Error); // refused: reaches the framework as the tool's error
-        }
-        let output: unknown;
-        try {
-          // Called on its tool, as the framework calls it.
-          output = execute.call(tool, input, callOptions);
-        } catch (error) {
-          call.failed(error);
-          throw error;
-        }
-        // Returned as it is, not awaited: the framework streams an async iterable's values.
-        if (isAsyncIterable(output)) return recordedStream(output, call);
-        return Promise.resolve(output).then(call.finished, (error: unknown) => {
-          call.failed(error);
-          throw error;
+    const recordingExecute = (input: unknown, callOptions: ToolExecutionOptions) => {
+      let call: ToolCallRecording;
+      try {
+        call = recorder.startToolCall({
+          kind: TOOL_CALL_KIND,
+          tool: name,
+          input,
+          callId: callOptions?.toolCallId,
         });
-      },
+      } catch (error) {
+        return Promise.reject(error as Error); // refused: reaches the framework as the tool's error
+      }
+      let output: unknown;
+      try {
+        // Called on its tool, as the framework calls it.
+        output = execute.call(tool, input, callOptions);
+      } catch (error) {
+        call.failed(error);
+        throw error;
+      }
+      // Returned as it is, not awaited: the framework streams an async iterable's values.
+      if (isAsyncIterable(output)) return recordedStream(output, call);
+      return Promise.resolve(output).then(call.finished, (error: unknown) => {
+        call.failed(error);
+        throw error;
+      });
     };
+    recordingExecutes.add(recordingExecute);
+    wrapped[name] = { ...tool, execute: recordingExecute };
   }
   return wrapped as TOOLS;
 }

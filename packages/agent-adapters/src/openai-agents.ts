@@ -5,7 +5,13 @@
  * with each response recorded as a ModelInvocation and what it chose (tool calls, or its text) as
  * a Decision.
  */
-import { ABAS_SDK__INVALID_ARGUMENT, AbasError } from "@abas/errors";
+import {
+  ABAS_SDK__INVALID_ARGUMENT,
+  ABAS_SDK__TOOL_CALL_NOT_RECORDED,
+  ABAS_SDK__TOOL_RESULT_NOT_JSON,
+  AbasError,
+  isAbasError,
+} from "@abas/errors";
 import type { Attestor } from "@abas/sdk/attestor";
 import { tool, type Model, type ModelRequest, type ModelResponse, type StreamEvent } from "@openai/agents";
 
@@ -24,6 +30,21 @@ const TOOL_CALL_KIND = "openai-agents/tool-call";
 type ToolCallDetails = { toolCall?: { callId?: string } } | undefined;
 type ExecuteFunction = (input: unknown, context?: unknown, details?: ToolCallDetails) => unknown;
 
+/** The codes of a tool call the adapter refused or could not record. */
+const NOT_RECORDED_CODES = [ABAS_SDK__TOOL_CALL_NOT_RECORDED, ABAS_SDK__TOOL_RESULT_NOT_JSON] as const;
+
+/**
+ * What the model reads when a tool fails, for a tool without an `errorFunction` of its own: the
+ * SDK's default text, except for a call the adapter refused or could not record, which the model
+ * reads by its message (whether the tool ran, and why its result is withheld) rather than "Please
+ * try again", which would have a tool that already acted run again.
+ */
+function toolErrorMessage(_context: unknown, error: unknown): string {
+  return NOT_RECORDED_CODES.some((code) => isAbasError(error, code))
+    ? (error as Error).message
+    : "An error occurred while running the tool. Please try again.";
+}
+
 /** `tool` from `@openai/agents`, with each execution of the tools it makes recorded with `attestor`. */
 export function abasTool(attestor: Attestor, options: AdapterOptions = {}): typeof tool {
   const recorder = new ActionRecorder(attestor, options);
@@ -32,7 +53,8 @@ export function abasTool(attestor: Attestor, options: AdapterOptions = {}): type
     const created = tool({
       ...toolOptions,
       // tool() names a tool without a name after its execute function: the original's, not this wrapper's.
-      name: toolOptions.name ?? execute.name,
+      name: toolOptions.name || execute.name,
+      ...(toolOptions.errorFunction === undefined ? { errorFunction: toolErrorMessage } : {}),
       execute: (input: unknown, context?: unknown, details?: ToolCallDetails) =>
         recorder.runTool(
           { kind: TOOL_CALL_KIND, tool: created.name, input, callId: details?.toolCall?.callId },

@@ -239,7 +239,9 @@ export class ActionRecorder {
       );
     try {
       const returned: unknown = this.#onRecord?.({ actionType, payload: hashed, actionHash, receipt });
-      if (returned instanceof Promise) returned.catch(warn);
+      // Any thenable, a promise of another realm too.
+      if (typeof (returned as PromiseLike<unknown> | undefined)?.then === "function")
+        Promise.resolve(returned).catch(warn);
     } catch (error) {
       warn(error);
     }

@@ -380,6 +380,17 @@ describe("withAbasReceipts (ai)", () => {
       entries.map((entry) => (entry.payload as { result: unknown }).result),
       [{ status: "ready", forecast: "sunny" }],
     );
+    // An object with a Symbol.asyncIterator member that is not a function is a final result, as in `ai`
+    const notStreaming = () => ({
+      progress: tool({
+        inputSchema: z.object({ city: z.string() }),
+        execute: async () => ({ [Symbol.asyncIterator]: 1, status: "ready" }),
+      }),
+    });
+    assert.deepEqual(
+      await toolResults(withAbasReceipts(notStreaming(), attestor)),
+      await toolResults(notStreaming()),
+    );
   });
 
   it("calls each tool on itself, records a tool wrapped twice once, and a thrown non-Error in its JSON form", async () => {
@@ -411,11 +422,18 @@ describe("withAbasReceipts (ai)", () => {
     );
     assert.equal(await tools.greet!.execute!({ name: "Ada" }, callOptions("g")), "Hello, Ada");
     await assert.rejects(async () => tools.fail!.execute!({}, callOptions("f")), { code: 42 });
+    // A wrapped tool whose execute is replaced (a copy made with spread) is recorded again
+    const replaced = withAbasReceipts(
+      { greet: { ...tools.greet!, execute: async () => "replaced" } as ToolSet[string] },
+      attestor,
+      { onRecord },
+    );
+    assert.equal(await replaced.greet!.execute!({ name: "Ada" }, callOptions("r")), "replaced");
     assert.deepEqual(
       entries
         .map((entry) => entry.payload as { result?: unknown; error?: unknown })
         .map(({ result, error }) => result ?? error),
-      ["Hello, Ada", { code: 42 }],
+      ["Hello, Ada", { code: 42 }, "replaced"],
     );
   });
 
@@ -431,6 +449,17 @@ describe("withAbasReceipts (ai)", () => {
     const warning = await warned;
     assert.equal(warning.code, "ABAS_ON_RECORD_FAILED");
     assert.match(warning.message, /the receipts store is down/);
+    // So does a rejected thenable that is not a Promise of this realm
+    const warnedAgain = new Promise<Error & { code?: string }>((resolve) => process.once("warning", resolve));
+    const thenable = withAbasReceipts(agentTools(), attestor, {
+      onRecord: () =>
+        ({
+          then: (_resolve: unknown, reject: (error: Error) => void) =>
+            reject(new Error("a foreign store is down")),
+        }) as unknown as void,
+    });
+    await thenable.weather!.execute!({ city: "Oslo" }, callOptions("t"));
+    assert.match((await warnedAgain).message, /a foreign store is down/);
   });
 
   it("hands a model call or decision it cannot record to onError, by default a process warning", async () => {

@@ -24,13 +24,17 @@ import {
 
 setTracingDisabled(true);
 
-function agentTools(makeTool: typeof tool) {
+function agentTools(
+  makeTool: typeof tool,
+  weather = async ({ city }: { city: string }): Promise<string> =>
+    JSON.stringify({ city, forecast: "sunny", celsius: 21 }),
+) {
   return [
     makeTool({
       name: "weather",
       description: "The weather in a city",
       parameters: z.object({ city: z.string() }),
-      execute: async ({ city }) => JSON.stringify({ city, forecast: "sunny", celsius: 21 }),
+      execute: weather,
     }),
     makeTool({
       name: "transfer",
@@ -231,7 +235,7 @@ describe("abasTool (@openai/agents)", () => {
         return `sent ${amount}`;
       },
     };
-    const made = [makeTool(weather), makeTool(transfer)];
+    const made = [makeTool({ ...weather, name: "" }), makeTool(transfer)];
     assert.deepEqual(
       made.map((each) => each.name),
       [tool(weather).name, tool(transfer).name],
@@ -248,6 +252,25 @@ describe("abasTool (@openai/agents)", () => {
         ["weather", "sunny in Lisbon"],
       ],
     );
+  });
+
+  it("tells the model, rather than 'Please try again', that a call's result could not be recorded", async () => {
+    const entries: RecordedEntry[] = [];
+    const makeTool = abasTool(attestor, { onRecord: (entry) => entries.push(entry) });
+    // A weather tool whose result is a bigint, which no JSON holds
+    const tools = agentTools(makeTool, async () => 10n as unknown as string);
+    const { toolOutputs } = await runAgent(tools);
+    const texts = toolOutputs.map((output) => JSON.stringify(output));
+    assert.ok(
+      texts.some((text) => /Tool weather returned a result with no JSON form/.test(text)),
+      texts.join("\n"),
+    );
+    // Another tool's error still reads as the SDK's own default
+    assert.ok(
+      texts.some((text) => text.includes("An error occurred while running the tool. Please try again.")),
+      texts.join("\n"),
+    );
+    assert.equal(entries.length, 2);
   });
 
   it("names bad input", () => {

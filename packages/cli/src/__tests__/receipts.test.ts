@@ -391,7 +391,9 @@ describe("abas receipts", () => {
     assert.equal(shared.code, 2);
     assert.match(
       shared.stderr,
-      new RegExp(`2 receipt files in .* start with ${first!.slice(0, 16)}: give more of the action hash`),
+      new RegExp(
+        `2 receipt files in .* start with ${first!.slice(0, 16)}: give more of the name, e.g. ${first!.slice(0, 64)}`,
+      ),
     );
     const none = await abas(["receipts", "show", join(receiptsDir, "zz")]);
     assert.equal(none.code, 2);

@@ -212,8 +212,9 @@ async function show(args: readonly string[], context: CommandContext): Promise<n
     if (entry === undefined && !existsSync(target)) {
       const starting = entries.filter((candidate) => basename(candidate.file).startsWith(name));
       if (starting.length > 1) {
+        const names = starting.map((candidate) => basename(candidate.file));
         throw new UsageError(
-          `${starting.length} receipt files in ${folder} start with ${name}: give more of the action hash`,
+          `${starting.length} receipt files in ${folder} start with ${name}: give more of the name, e.g. ${names.slice(0, 3).join(", ")}${names.length > 3 ? ", …" : ""}`,
         );
       }
       entry = starting[0];
