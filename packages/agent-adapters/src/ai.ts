@@ -117,10 +117,7 @@ export function withAbasReceipts<TOOLS extends ToolSet>(
       }
       // Returned as it is, not awaited: the framework streams an async iterable's values.
       if (isAsyncIterable(output)) return recordedStream(output, call);
-      return Promise.resolve(output).then(call.finished, (error: unknown) => {
-        call.failed(error);
-        throw error;
-      });
+      return call.settled(output);
     };
     recordingExecutes.add(recordingExecute);
     wrapped[name] = { ...tool, execute: recordingExecute };

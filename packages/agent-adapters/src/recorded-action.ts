@@ -121,6 +121,8 @@ export type ToolCallRecording = Readonly<{
   finished: <T>(result: T) => T;
   /** Records what the tool threw. */
   failed: (error: unknown) => void;
+  /** Records what `execute` returned once it settles: its value (`finished`) or what it rejects with (`failed`). */
+  settled: <T>(outcome: PromiseLike<T> | T) => Promise<T>;
 }>;
 
 /** Records actions of one framework with an attestor, checked once. */
@@ -192,34 +194,41 @@ export class ActionRecorder {
         throw new AbasError(ABAS_SDK__TOOL_CALL_NOT_RECORDED, { tool, reason: messageOf(error) });
       }
     };
+    const finished = <T>(result: T): T => {
+      let form: unknown;
+      try {
+        form = jsonForm(result);
+      } catch (error) {
+        const refused = new AbasError(ABAS_SDK__TOOL_RESULT_NOT_JSON, { tool, reason: messageOf(error) });
+        write({ error: describeThrown(refused) });
+        throw refused;
+      }
+      write(form === undefined ? {} : { result: form });
+      return result;
+    };
+    const failed = (error: unknown): void => write({ error: describeThrown(error) });
     return {
-      finished: <T>(result: T): T => {
-        let form: unknown;
-        try {
-          form = jsonForm(result);
-        } catch (error) {
-          const refused = new AbasError(ABAS_SDK__TOOL_RESULT_NOT_JSON, { tool, reason: messageOf(error) });
-          write({ error: describeThrown(refused) });
-          throw refused;
-        }
-        write(form === undefined ? {} : { result: form });
-        return result;
-      },
-      failed: (error: unknown): void => write({ error: describeThrown(error) }),
+      finished,
+      failed,
+      settled: <T>(outcome: PromiseLike<T> | T): Promise<T> =>
+        Promise.resolve(outcome).then(finished, (error: unknown) => {
+          failed(error);
+          throw error;
+        }),
     };
   }
 
   /** Runs a tool call started with `startToolCall`'s checks, recording it finished or failed. */
   async runTool<T>(start: ToolCallStart, run: () => PromiseLike<T> | T): Promise<T> {
     const call = this.startToolCall(start);
-    let result: T;
+    let outcome: PromiseLike<T> | T;
     try {
-      result = await run();
+      outcome = run();
     } catch (error) {
       call.failed(error);
       throw error;
     }
-    return call.finished(result);
+    return await call.settled(outcome);
   }
 
   /** Writes the action to the queue, then tells `onRecord`, whose own failure is a process warning only. */
