@@ -10,6 +10,7 @@ import * as indexerLeaderLease from "./migrations/2026-11-23T0100-indexer-leader
 import * as webSecrets from "./migrations/2026-11-23T0200-web-secrets.js";
 import * as appliedBy from "./migrations/2026-11-24T0000-applied-by.js";
 import * as agentTimes from "./migrations/2026-11-26T0000-agent-times.js";
+import * as storedHashOrder from "./migrations/2026-11-28T0000-stored-hash-order.js";
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -23,6 +24,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   "2026-11-23T0200-web-secrets": webSecrets,
   "2026-11-24T0000-applied-by": appliedBy,
   "2026-11-26T0000-agent-times": agentTimes,
+  "2026-11-28T0000-stored-hash-order": storedHashOrder,
 };
 
 export async function migrateToLatest(handle: DatabaseHandle): Promise<MigrationResultSet> {

@@ -153,6 +153,7 @@ export const ABAS_API__INVALID_PARAMETER = 4000;
 export const ABAS_API__INVALID_CURSOR = 4001;
 export const ABAS_API__INVALID_TIME_RANGE = 4002;
 export const ABAS_API__MALFORMED_REQUEST = 4003;
+export const ABAS_API__CURSOR_EXPIRED = 4004;
 // ABAS_API, 4100-4199: API key authentication
 export const ABAS_API__API_KEY_MISSING = 4100;
 export const ABAS_API__API_KEY_MALFORMED = 4101;
@@ -303,6 +304,7 @@ export type AbasApiErrorCode =
   | typeof ABAS_API__INVALID_CURSOR
   | typeof ABAS_API__INVALID_TIME_RANGE
   | typeof ABAS_API__MALFORMED_REQUEST
+  | typeof ABAS_API__CURSOR_EXPIRED
   | typeof ABAS_API__API_KEY_MISSING
   | typeof ABAS_API__API_KEY_MALFORMED
   | typeof ABAS_API__API_KEY_UNKNOWN

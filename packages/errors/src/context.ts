@@ -70,6 +70,7 @@ import type {
   ABAS_API__INVALID_CURSOR,
   ABAS_API__INVALID_TIME_RANGE,
   ABAS_API__MALFORMED_REQUEST,
+  ABAS_API__CURSOR_EXPIRED,
   ABAS_API__API_KEY_MISSING,
   ABAS_API__API_KEY_MALFORMED,
   ABAS_API__API_KEY_UNKNOWN,
@@ -206,6 +207,7 @@ type SpecifiedContext = { [P in AbasProgramErrorCode]: ProgramErrorContext } & {
   [ABAS_API__INVALID_CURSOR]: { reason: string };
   [ABAS_API__INVALID_TIME_RANGE]: { since: number; until: number };
   [ABAS_API__MALFORMED_REQUEST]: { reason: string };
+  [ABAS_API__CURSOR_EXPIRED]: undefined;
   [ABAS_API__API_KEY_MISSING]: undefined;
   [ABAS_API__API_KEY_MALFORMED]: { reason: string };
   [ABAS_API__API_KEY_UNKNOWN]: undefined;

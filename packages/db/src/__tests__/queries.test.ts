@@ -9,7 +9,7 @@ import {
   findContractMismatch,
   type TSchema,
 } from "@abas/api-contract";
-import { ABAS_API__INVALID_CURSOR, isAbasError } from "@abas/errors";
+import { ABAS_API__CURSOR_EXPIRED, ABAS_API__INVALID_CURSOR, isAbasError } from "@abas/errors";
 
 import { getAgent } from "../queries/get-agent.js";
 import { getAttestation } from "../queries/get-attestation.js";
@@ -250,6 +250,34 @@ for (const target of testDatabaseTargets()) {
       await seedAttestations(database.db, [...mine, ...others]);
       const seen = await walkAllPages(database, { agent, limit: 2 });
       assert.deepEqual(seen, mine.map((row) => row.id).reverse());
+    });
+
+    it("refuses a cursor issued before the attestations were indexed again (abas reindex) instead of skipping rows", async () => {
+      // Given a walk in progress over ten attestations of one slot (the items of one batch)
+      const rows = Array.from({ length: 10 }, () => buildAttestation({ slot: 100, timestamp: T }));
+      await seedAttestations(database.db, rows);
+      const first = await listAttestations(database.db, { limit: 3 });
+      // When the index is rebuilt meanwhile, as reindex does: the same rows written again, with new seqs
+      await database.db.deleteFrom("attestations").execute();
+      await seedAttestations(database.db, rows);
+      // Then the walk's cursor names a row no longer there: refused, with a code of its own
+      await assert.rejects(
+        listAttestations(database.db, { limit: 3, cursor: first.pagination.nextCursor! }),
+        (error) => isAbasError(error, ABAS_API__CURSOR_EXPIRED),
+      );
+      // while a walk started after the rebuild sees every row once
+      assert.deepEqual((await walkAllPages(database, { limit: 3 })).sort(), rows.map((row) => row.id).sort());
+    });
+
+    it("refuses a cursor of a rebuild still under way, before any row is written again", async () => {
+      const rows = Array.from({ length: 4 }, (_, i) => buildAttestation({ slot: 100 + i, timestamp: T }));
+      await seedAttestations(database.db, rows);
+      const first = await listAttestations(database.db, { limit: 2 });
+      await database.db.deleteFrom("attestations").execute();
+      await assert.rejects(
+        listAttestations(database.db, { limit: 2, cursor: first.pagination.nextCursor! }),
+        (error) => isAbasError(error, ABAS_API__CURSOR_EXPIRED),
+      );
     });
 
     it("refuses a malformed cursor with its code, before reading", async () => {

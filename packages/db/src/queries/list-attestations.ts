@@ -4,7 +4,7 @@
  * into duplicates or gaps, and a deep page costs what the first one costs (no OFFSET).
  */
 import type { ApiAttestationPage, ListAttestationsQuery } from "@abas/api-contract";
-import { ABAS_API__INVALID_PARAMETER, AbasError } from "@abas/errors";
+import { ABAS_API__CURSOR_EXPIRED, ABAS_API__INVALID_PARAMETER, AbasError } from "@abas/errors";
 import type { Kysely } from "kysely";
 
 import { dialectOf, readRows, type Dialect } from "../create-database.js";
@@ -40,6 +40,14 @@ const ACCESS_PATHS = [
 
 type Key = { readonly slot: number; readonly seq: number };
 
+/**
+ * Whether the row a cursor names (or an older one) is still indexed. Indexing again (`abas
+ * reindex`) writes every row anew with a higher `seq` than any before, so a cursor issued earlier
+ * would continue after rows of its slot that all sort before it: its walk would skip them. (A
+ * scalar subquery, evaluated once; SQLite would turn an `exists` into a join and sort the page.)
+ */
+const CURSOR_ROW_INDEXED = "(select min(seq) from attestations) <= ?";
+
 /** SQL conditions joined by `and`, with their parameters in order (`?` placeholders). */
 class Conditions {
   readonly texts: string[] = [];
@@ -64,7 +72,7 @@ class Conditions {
  * A page's plan: the index it walks (named to SQLite, so that its cost is what this module says),
  * the conditions that index serves (the access path's filter and the cursor), and the others.
  */
-function pagePlan(dialect: Dialect, options: ListAttestationsOptions) {
+export function pagePlan(dialect: Dialect, options: ListAttestationsOptions) {
   const limit = options.limit ?? DEFAULT_PAGE_SIZE;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
     throw new AbasError(ABAS_API__INVALID_PARAMETER, {
@@ -83,6 +91,9 @@ function pagePlan(dialect: Dialect, options: ListAttestationsOptions) {
     walked.add("slot <= ?", after.slot);
     walked.add("(slot < ? or seq < ?)", after.slot, after.seq);
   }
+  // Checked by the page's statement itself (once: the subquery does not depend on the row).
+  const cursorRowIndexed = new Conditions();
+  if (after !== undefined) cursorRowIndexed.add(CURSOR_ROW_INDEXED, after.seq);
   const others = new Conditions();
   for (const path of ACCESS_PATHS) {
     if (path !== access && options[path.filter] !== undefined)
@@ -97,6 +108,7 @@ function pagePlan(dialect: Dialect, options: ListAttestationsOptions) {
   const walkedOnly = walked.where();
   return {
     limit,
+    after,
     /** The key of the last row the page may examine: asked only when some filter is not walked. */
     scanEnd:
       others.texts.length === 0
@@ -117,7 +129,7 @@ function pagePlan(dialect: Dialect, options: ListAttestationsOptions) {
         bound.add("slot >= ?", scanEnd.slot);
         bound.add("(slot > ? or seq >= ?)", scanEnd.slot, scanEnd.seq);
       }
-      const { text, parameters } = walked.where(bound, others);
+      const { text, parameters } = walked.where(bound, others, cursorRowIndexed);
       return { text: `select ${columns} ${from}${text} ${order} limit ${limit + 1}`, parameters };
     },
   };
@@ -136,6 +148,7 @@ async function readPage<Row extends { slot: number | string; seq: number | strin
       : (await readRows<Key>(db, plan.scanEnd.text, plan.scanEnd.parameters))[0];
   const { text, parameters } = plan.page(columns, scanEnd);
   const rows = await readRows<Row>(db, text, parameters);
+  if (rows.length === 0 && plan.after !== undefined) await assertCursorRowIndexed(db, plan.after);
   const full = rows.length > plan.limit;
   // A full page continues after its last row; a page cut short by the scan limit, after the last
   // row it examined.
@@ -148,6 +161,14 @@ async function readPage<Row extends { slot: number | string; seq: number | strin
       hasMore: last !== undefined,
     },
   };
+}
+
+/** An empty page after a cursor: the end of the walk, or the cursor outlived its row. */
+async function assertCursorRowIndexed(db: Kysely<Database>, after: Key): Promise<void> {
+  const [indexed] = await readRows<{ indexed: unknown }>(db, `select ${CURSOR_ROW_INDEXED} as indexed`, [
+    after.seq,
+  ]);
+  if (!indexed?.indexed) throw new AbasError(ABAS_API__CURSOR_EXPIRED, undefined);
 }
 
 export async function listAttestations(

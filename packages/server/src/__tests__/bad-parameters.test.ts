@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 
 import {
+  ABAS_API__CURSOR_EXPIRED,
   ABAS_API__INVALID_CURSOR,
   ABAS_API__INVALID_PARAMETER,
   ABAS_API__INVALID_TIME_RANGE,
@@ -116,6 +117,20 @@ for (const target of testDatabaseTargets()) {
       );
       await assert.rejects(api.client.listAttestations({ cursor: "nope" }), (error) =>
         isAbasError(error, ABAS_API__INVALID_CURSOR),
+      );
+    });
+
+    // Last: it indexes the attestations again.
+    it("refuses a cursor issued before the attestations were indexed again with ABAS_API__CURSOR_EXPIRED", async () => {
+      const rows = await database.db.selectFrom("attestations").selectAll().orderBy("seq").execute();
+      await database.db.deleteFrom("attestations").execute();
+      await seedAttestations(
+        database.db,
+        rows.map(({ seq: _seq, ...row }) => row),
+      );
+      await assertBadRequest(`cursor=${validCursor}&limit=2`, ABAS_API__CURSOR_EXPIRED);
+      await assert.rejects(api.client.listAttestations({ cursor: validCursor, limit: 3 }), (error) =>
+        isAbasError(error, ABAS_API__CURSOR_EXPIRED),
       );
     });
   });
