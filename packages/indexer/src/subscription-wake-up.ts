@@ -5,6 +5,8 @@
  * A dropped connection is re-established with backoff; nothing is lost meanwhile, because the
  * poller keeps polling on its interval.
  */
+import { setTimeout as delay } from "node:timers/promises";
+
 import { createSolanaRpcSubscriptions, type Address, type Commitment } from "@solana/kit";
 
 import type { Logger } from "./logger.js";
@@ -22,43 +24,49 @@ export type SubscriptionWakeUpOptions = Readonly<{
 
 export type SubscriptionWakeUp = Readonly<{ stop: () => void }>;
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
+/** Waits `ms`, or until `signal` aborts; leaves no listener on `signal` either way. */
+async function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  await delay(ms, undefined, { signal }).catch(() => {});
 }
 
 export function startSubscriptionWakeUp(options: SubscriptionWakeUpOptions): SubscriptionWakeUp {
   const { wsUrl, programId, commitment, logger, onActivity } = options;
   const firstRetryMs = options.retryMs ?? 500;
   const maxRetryMs = options.maxRetryMs ?? 10_000;
-  const abort = new AbortController();
+  const stopped = new AbortController();
+  // One signal per attempt, aborted when it ends: what the client registers on it (per attempt)
+  // goes with it, rather than piling up on a signal that lives as long as the indexer.
+  let attempt = new AbortController();
   const subscriptions = createSolanaRpcSubscriptions(wsUrl);
 
   const run = async (): Promise<void> => {
     let retryMs = firstRetryMs;
-    while (!abort.signal.aborted) {
+    while (!stopped.signal.aborted) {
+      attempt = new AbortController();
       try {
         const notifications = await subscriptions
           .logsNotifications({ mentions: [programId] }, { commitment })
-          .subscribe({ abortSignal: abort.signal });
+          .subscribe({ abortSignal: attempt.signal });
         logger.debug({ wsUrl }, "subscribed to the program's logs");
         retryMs = firstRetryMs;
         // Whatever landed while unsubscribed was not announced: poll once now.
         onActivity();
         for await (const _notification of notifications) onActivity();
       } catch (error) {
-        if (abort.signal.aborted) return;
+        if (stopped.signal.aborted) return;
         logger.debug({ err: error, retryMs }, "log subscription unavailable; polling continues");
+      } finally {
+        attempt.abort();
       }
-      await sleep(retryMs, abort.signal);
+      await sleep(retryMs, stopped.signal);
       retryMs = Math.min(retryMs * 2, maxRetryMs);
     }
   };
   void run();
-  return { stop: () => abort.abort() };
+  return {
+    stop: () => {
+      stopped.abort();
+      attempt.abort();
+    },
+  };
 }
