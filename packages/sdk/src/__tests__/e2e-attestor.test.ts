@@ -184,6 +184,30 @@ describe("Attestor on the local ledger", () => {
     await attestor.close();
   });
 
+  it("flushes an action recorded in the same turn with those recorded before it, in one batch", async () => {
+    // Given three actions recorded in turns of their own, waiting for their batch's delay
+    const attestor = await Attestor.open(options(newQueueDir(), { maxBatchDelayMs: 3_600_000 }));
+    const recorded = [];
+    for (const index of [1, 2, 3]) {
+      recorded.push(attestor.record({ actionType: "Decision", payload: `earlier ${index}` }));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    // When a fourth is recorded and the attestor closed in the same turn, as an agent's last step does
+    recorded.push(attestor.record({ actionType: "Decision", payload: "last" }));
+    await attestor.close();
+    // Then the four went out in one batch
+    const receipts = await Promise.all(recorded.map((action) => action.receipt));
+    assert.deepEqual(
+      receipts.map((receipt) => [receipt.index, receipt.itemCount]),
+      [
+        [0, 4],
+        [1, 4],
+        [2, 4],
+        [3, 4],
+      ],
+    );
+  });
+
   it("closes a batch on disk only once the promises its onReceipt hook returned have settled", async () => {
     // Given a hook that saves each receipt asynchronously, held until the test lets it go
     const queueDir = newQueueDir();

@@ -255,8 +255,7 @@ export class Attestor {
     receipt.catch(() => {});
     // Handed to the sender once the caller's current run ends: actions recorded together are
     // batched together, and one message carries them.
-    if (this.#outbox.push(action) === 1)
-      queueMicrotask(() => this.#post({ type: "actions", actions: this.#outbox.splice(0) }));
+    if (this.#outbox.push(action) === 1) queueMicrotask(() => this.#postOutbox());
     return { id: action.id, actionHash: action.actionHash, receipt };
   }
 
@@ -275,6 +274,8 @@ export class Attestor {
   async flush(): Promise<void> {
     if (this.#senderStop !== undefined) throw this.#senderStoppedError();
     this.#flushing += 1;
+    // Actions recorded in this turn go first, so that the flush cuts one batch with them.
+    this.#postOutbox();
     this.#post({ type: "flush", change: 1 });
     try {
       this.#notifyIfIdle();
@@ -327,6 +328,11 @@ export class Attestor {
       if (failure !== undefined) throw failure;
     })();
     await this.#closing;
+  }
+
+  /** Hands the actions recorded since the last hand-over to the sender, in one message. */
+  #postOutbox(): void {
+    if (this.#outbox.length > 0) this.#post({ type: "actions", actions: this.#outbox.splice(0) });
   }
 
   #post(message: ToSender): void {
