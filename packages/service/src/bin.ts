@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { portInUseMessage } from "@abas/ledger";
 
 import { loadServiceConfig, ServiceConfigError } from "./config.js";
-import { describeRunningService, waitForStopSignal } from "./running-service-text.js";
+import { commandSettings, describeRunningService, waitForStopSignal } from "./running-service-text.js";
 import { startService } from "./start-service.js";
 
 /** The usage: no arguments; the settings, with their defaults, are those of .env.example. */
@@ -53,11 +53,12 @@ async function main(args: readonly string[]): Promise<number> {
     process.stderr.write(`abas-service: ${message}\n`);
     return 1;
   }
+  const settings = commandSettings(service, config, process.env);
   const nextSteps = [
     `  create an API key:   sign in with a Solana wallet at ${service.webUrl}/app/api-keys, or headless:`,
-    "                       npm run keys -- create --name my-key",
+    `                       ${settings.keys}npm run keys -- create --name my-key`,
     `  then:                curl -H "Authorization: Bearer <key>" ${service.apiUrl}/attestations`,
-    "  attest from code:    npm run demo, or see packages/sdk/README.md",
+    `  attest from code:    ${settings.client}npm run demo, or see packages/sdk/README.md`,
   ];
   process.stdout.write(`${describeRunningService(service, config, nextSteps)}\n`);
   await waitForStopSignal((line) => process.stderr.write(`${line}\n`));

@@ -55,7 +55,9 @@ export class ServiceConfigError extends Error {
   override readonly name = "ServiceConfigError";
 }
 
-export function loadServiceConfig(env: NodeJS.ProcessEnv): ServiceConfig {
+export function loadServiceConfig(environment: NodeJS.ProcessEnv): ServiceConfig {
+  // A setting left empty (`RPC_URL=` in a copy of .env.example) is not set.
+  const env = Object.fromEntries(Object.entries(environment).filter(([, value]) => value !== ""));
   const parsed = Environment.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
@@ -66,6 +68,17 @@ export function loadServiceConfig(env: NodeJS.ProcessEnv): ServiceConfig {
     throw new ServiceConfigError(
       `invalid settings: PUBLIC_URL: required when HOST (${e.HOST}) is not a loopback address: sign-in and ` +
         "share links name the site by it (set it to the address users reach, e.g. https://abas.example.com)",
+    );
+  }
+  // The local ledger's ports with another ledger's address: which ledger was meant is not clear.
+  const localLedgerPorts = (["LEDGER_RPC_PORT", "LEDGER_WS_PORT"] as const).filter(
+    (name) => env[name] !== undefined,
+  );
+  if (e.RPC_URL !== undefined && localLedgerPorts.length > 0) {
+    throw new ServiceConfigError(
+      `invalid settings: ${localLedgerPorts.join(" and ")} with RPC_URL: RPC_URL follows a ledger that runs elsewhere, ` +
+        `so no local ledger starts and ${localLedgerPorts.length > 1 ? "they set" : "it sets"} nothing; unset one or the other ` +
+        "(commands that only talk to a ledger, such as npm run demo, take RPC_URL; npm start runs its own unless RPC_URL is set)",
     );
   }
   // The embedded ledger's ports only matter when it runs; 0 (any free port) may repeat.

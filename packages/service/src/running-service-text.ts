@@ -22,6 +22,35 @@ export function describeRunningService(
   ].join("\n");
 }
 
+/**
+ * What a command run in another terminal needs to reach this service, as `NAME=value ` words to
+ * put before it: nothing when the service runs on its defaults. `keys`: where the keys CLI finds
+ * the database; `client`: where the demo and the SDK's examples find the ledger and the web app.
+ */
+export function commandSettings(
+  service: Pick<RunningService, "rpcUrl" | "webUrl">,
+  config: ServiceConfig,
+  env: NodeJS.ProcessEnv,
+): { keys: string; client: string } {
+  const set = (name: string) => env[name] !== undefined && env[name] !== "";
+  const words = (settings: Record<string, string | false>) =>
+    Object.entries(settings)
+      .flatMap(([name, value]) => (value === false ? [] : [`${name}=${value} `]))
+      .join("");
+  return {
+    keys: words({
+      DATA_DIR: set("DATA_DIR") && !set("DATABASE_URL") && config.dataDir,
+      // (not written out: it may hold a password, and this text may go to a log)
+      DATABASE_URL: set("DATABASE_URL") && "$DATABASE_URL",
+    }),
+    client: words({
+      RPC_URL: (set("RPC_URL") || set("LEDGER_RPC_PORT")) && service.rpcUrl,
+      PROGRAM_ID: config.programId ?? false,
+      ABAS_WEB_URL: (set("PORT") || set("HOST") || set("PUBLIC_URL")) && service.webUrl,
+    }),
+  };
+}
+
 /** Resolves on the first SIGINT or SIGTERM; a second one ends the process at once. */
 export function waitForStopSignal(log: (line: string) => void): Promise<void> {
   return new Promise<void>((resolve) => {

@@ -4,6 +4,7 @@
  * links must name the site by a configured origin, never by the Host a client sends.
  */
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
 import { loadServiceConfig, ServiceConfigError } from "../config.js";
@@ -44,9 +45,36 @@ test("two settings naming the same port are refused, naming both (0, any free po
     );
   }
   assert.equal(loadServiceConfig({ PORT: "0", LEDGER_RPC_PORT: "0", LEDGER_WS_PORT: "0" }).apiPort, 0);
-  // With another ledger (RPC_URL), the local ledger's ports are not used
-  assert.equal(
-    loadServiceConfig({ RPC_URL: "http://127.0.0.1:9999", LEDGER_RPC_PORT: "8080" }).apiPort,
-    8080,
+});
+
+test("the local ledger's ports beside RPC_URL (another ledger) are refused, naming both settings", () => {
+  for (const [env, named] of [
+    [{ RPC_URL: "http://127.0.0.1:9999", LEDGER_RPC_PORT: "8080" }, "LEDGER_RPC_PORT with RPC_URL"],
+    [{ RPC_URL: "http://127.0.0.1:9999", LEDGER_WS_PORT: "9000" }, "LEDGER_WS_PORT with RPC_URL"],
+    [
+      { RPC_URL: "http://127.0.0.1:9999", LEDGER_RPC_PORT: "9001", LEDGER_WS_PORT: "9002" },
+      "LEDGER_RPC_PORT and LEDGER_WS_PORT with RPC_URL",
+    ],
+  ] as const) {
+    assert.throws(
+      () => loadServiceConfig(env),
+      (error: unknown) =>
+        error instanceof ServiceConfigError &&
+        error.message.startsWith(`invalid settings: ${named}: RPC_URL follows a ledger that runs elsewhere`),
+      JSON.stringify(env),
+    );
+  }
+  assert.equal(loadServiceConfig({ RPC_URL: "http://127.0.0.1:9999" }).localLedger, false);
+});
+
+test("the settings of .env.example as they are, empty ones included, are the defaults", () => {
+  const example = readFileSync(new URL("../../.env.example", import.meta.url), "utf8");
+  const env = Object.fromEntries(
+    example
+      .split("\n")
+      .filter((line) => /^[A-Z_]+=/.test(line))
+      .map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]),
   );
+  assert.ok("RPC_URL" in env && env.RPC_URL === "");
+  assert.deepEqual(loadServiceConfig(env), loadServiceConfig({}));
 });

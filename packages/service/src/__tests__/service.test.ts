@@ -17,8 +17,8 @@ import { createSolanaRpc } from "@solana/kit";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const serviceBin = resolve(here, "../bin.ts");
-const serverBin = resolve(here, "../../../server/src/bin.ts");
-const tsx = resolve(here, "../../../../node_modules/.bin/tsx");
+const repositoryRoot = resolve(here, "../../../..");
+const tsx = resolve(repositoryRoot, "node_modules/.bin/tsx");
 
 const dataDir = mkdtempSync(join(tmpdir(), "abas-service-"));
 after(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -67,13 +67,26 @@ async function interrupt(service: Started): Promise<number | null> {
 }
 
 test("one process serves the ledger, the indexer and the API, and resumes with its data", async () => {
-  // Given the service started on the embedded defaults, and an API key from the keys CLI
+  // Given the service started (on its own data folder and ports), and an API key from the keys
+  // command it prints, run as printed in another terminal (no setting of its own) of the repository
   const first = await startService();
-  const created = spawnSync(tsx, [serverBin, "keys", "create", "--name", "test", "--json"], {
-    env,
+  const keysCommand = /^\s+(\S.*npm run keys -- create --name my-key)$/m.exec(first.output())?.[1];
+  assert.equal(keysCommand, `DATA_DIR=${dataDir} npm run keys -- create --name my-key`, first.output());
+  const otherTerminal: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of ["DATA_DIR", "DATABASE_URL", "PORT", "RPC_URL"]) delete otherTerminal[name];
+  otherTerminal.npm_config_loglevel = "silent"; // (npm's own lines around the command's JSON)
+  const created = spawnSync("sh", ["-c", `${keysCommand} --json`], {
+    cwd: repositoryRoot,
+    env: otherTerminal,
     encoding: "utf8",
   });
   assert.equal(created.status, 0, created.stderr);
+  // and the demo told where the ledger and the web app are
+  const webUrl = first.apiUrl.replace(/\/api\/v1$/, "");
+  assert.match(
+    first.output(),
+    new RegExp(`attest from code: +RPC_URL=${first.rpcUrl} ABAS_WEB_URL=${webUrl} npm run demo,`),
+  );
   const apiKey = (JSON.parse(created.stdout) as { key: string }).key;
   const api = new ApiClient({ apiUrl: first.apiUrl, apiKey });
 
