@@ -397,7 +397,10 @@ describe("abas receipts", () => {
     );
     const none = await abas(["receipts", "show", join(receiptsDir, "zz")]);
     assert.equal(none.code, 2);
-    assert.match(none.stderr, /there is no file/);
+    assert.match(
+      none.stderr,
+      /there is no file .*zz: give a receipt file of a folder \(<folder>\/<action hash>\.json, or <folder>\/ and the start of the action hash as abas receipts list shows it\), or a batch's Merkle root with --agent/,
+    );
   });
 
   test("a folder that does not exist: ABAS_SDK__RECEIPTS_FOLDER_NOT_FOUND, exit code 2", async () => {

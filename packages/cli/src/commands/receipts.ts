@@ -223,7 +223,7 @@ async function show(args: readonly string[], context: CommandContext): Promise<n
       throw new UsageError(
         existsSync(target)
           ? `${target} is not a receipt file (<action hash>.json, as abas-mcp-proxy writes them)`
-          : `there is no file ${target}`,
+          : `there is no file ${target}: give a receipt file of a folder (<folder>/<action hash>.json, or <folder>/ and the start of the action hash as abas receipts list shows it), or a batch's Merkle root with --agent`,
       );
     }
     ({ merkleRoot, agent } = entry.receipt);
