@@ -91,7 +91,8 @@ async function runCommand(
     print(
       { key, ...record },
       `${key}\n\nAPI key ${record.id} ("${record.name}") created. Store it now: it is shown only once.\n` +
-        `Use it as "Authorization: Bearer <key>" or "X-API-Key: <key>".`,
+        `Use it as "Authorization: Bearer <key>" or "X-API-Key: <key>".\n` +
+        `It is kept in ${handle.description}: a service that reads another database (its DATA_DIR or DATABASE_URL) does not know it.`,
     );
     return;
   }

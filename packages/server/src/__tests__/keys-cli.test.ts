@@ -77,12 +77,20 @@ for (const target of testDatabaseTargets()) {
       assert.ok(afterRevoke.find((candidate) => candidate.id === key.id)?.revokedAt);
     });
 
-    it("prints the key once in text mode with how to use it", async () => {
+    it("prints the key once in text mode with how to use it and the database that keeps it", async () => {
       const created = await keys("create", "--name", "text");
       assert.equal(created.exitCode, 0, created.stderr);
       const [firstLine] = created.stdout.split("\n");
       assert.match(firstLine!, /^abas_[1-9A-HJ-NP-Za-km-z]+$/);
       assert.match(created.stdout, /shown only once/);
+      const where =
+        target.dialect === "sqlite" ? `sqlite ${database.url}` : `postgres ${new URL(database.url).host}`;
+      assert.ok(created.stdout.includes(`It is kept in ${where}`), created.stdout);
+      assert.match(
+        created.stdout,
+        /a service that reads another database \(its DATA_DIR or DATABASE_URL\) does not know it\.$/m,
+      );
+      assert.doesNotMatch(created.stdout, /postgres:\/\//);
     });
 
     it("fails with exit code 1 and the reason for an unknown or already revoked key", async () => {
