@@ -421,6 +421,15 @@ describe("unreachable ledger", () => {
     assert.equal((JSON.parse(result.stdout) as { ok: boolean }).ok, false);
   });
 
+  test("a usage error with --json is its message alone, exit 2", async () => {
+    const result = await abas(["--json", "verify", "--hash", "abc"]);
+    assert.equal(result.code, 2);
+    assert.deepEqual(JSON.parse(result.stdout), {
+      ok: false,
+      error: { message: '--hash must be 64 hex characters (a SHA-256), got "abc"' },
+    });
+  });
+
   test("a malformed URL is named as given, flag or variable, exit 2", async () => {
     const fromEnv = await abas(["agent", "show", "11111111111111111111111111111111"], {
       env: { RPC_URL: "localhost:8899" },
