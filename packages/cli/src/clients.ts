@@ -2,7 +2,7 @@
 import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 
-import { AttestationClient, loadKeypair } from "@abas/sdk";
+import { AttestationClient, loadKeypair, type VerifyReceiptOptions } from "@abas/sdk";
 import { generateKeyPairSigner, isAddress, type KeyPairSigner } from "@solana/kit";
 
 import type { GlobalSettings } from "./parse-options.js";
@@ -31,6 +31,14 @@ export function createClient(
     agentKeypair,
     ...(settings.programId === undefined ? {} : { programId: settings.programId }),
   });
+}
+
+/** Where receipts are verified, and the ABAS program whose receipts count (--program-id, PROGRAM_ID). */
+export function trustedLedger(settings: GlobalSettings): VerifyReceiptOptions {
+  return {
+    rpcUrl: settings.rpcUrl,
+    ...(settings.programId === undefined ? {} : { programId: settings.programId }),
+  };
 }
 
 /**

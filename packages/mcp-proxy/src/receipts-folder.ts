@@ -19,7 +19,13 @@ import {
   AbasError,
   isAbasError,
 } from "@abas/errors";
-import { canonicalize, hashAction, verifyReceipt, type BatchItemReceipt } from "@abas/sdk";
+import {
+  canonicalize,
+  hashAction,
+  verifyReceipt,
+  type BatchItemReceipt,
+  type VerifyReceiptOptions,
+} from "@abas/sdk";
 
 import type { RecordedToolCall } from "./tool-calls.js";
 
@@ -447,7 +453,10 @@ export async function hashToolCall(call: KeptAction): Promise<string> {
  * (`ABAS_SDK__RECEIPT_CALL_MISMATCH`), and the receipt verifies against the ledger
  * (`ABAS_SDK__RECEIPT_VERIFICATION_FAILED`, naming the failed checks).
  */
-export async function verifyReceiptFile(entry: ReceiptFileEntry, rpcUrl: string): Promise<void> {
+export async function verifyReceiptFile(
+  entry: ReceiptFileEntry,
+  ledger: VerifyReceiptOptions,
+): Promise<void> {
   if (entry.call !== null) {
     let callHash: string;
     try {
@@ -467,7 +476,7 @@ export async function verifyReceiptFile(entry: ReceiptFileEntry, rpcUrl: string)
       });
     }
   }
-  const verification = await verifyReceipt(entry.receipt, { rpcUrl });
+  const verification = await verifyReceipt(entry.receipt, ledger);
   if (!verification.valid) {
     const failed = Object.entries(verification.checks)
       .filter(([, check]) => !check.ok)

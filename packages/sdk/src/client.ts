@@ -101,7 +101,8 @@ export class AttestationClient {
 
   /** Checks a receipt offline and against the ledger; never throws for a bad receipt, reports it. */
   async verifyReceipt(receipt: Receipt): Promise<ReceiptVerification> {
-    return await verifyReceiptOnLedger(this.#context.rpc, this.#context.settings.commitment, receipt);
+    const { commitment, programId } = this.#context.settings;
+    return await verifyReceiptOnLedger(this.#context.rpc, commitment, programId, receipt);
   }
 
   /** The single attestation of an action hash (with the salt, of a privacy-mode one), or null. */

@@ -9,6 +9,9 @@
  *          `merkleProof`     batch items: the leaf hash is the item's, and the proof links it to
  *                            the signed root
  *          `address`         the account address is the PDA of (program, agent, stored hash or root)
+ * trust    `program`         the receipt names the ABAS program the verifier trusts (its
+ *                            `programId`): a copy of the program deployed elsewhere keeps its own
+ *                            agents (a key the real one revoked, say) and, modified, writes any time
  * ledger   `account`         an account exists there, owned by the program, in the expected layout
  *          `accountFields`   its fields are the receipt's (hash, type, mode, agent, operator,
  *                            signature, slot, timestamp, the program's Credential and Schema)
@@ -48,7 +51,7 @@ import {
   type SolanaRpcApi,
 } from "@solana/kit";
 
-import { parseCommitment, parseRpcUrl } from "./client-config.js";
+import { parseCommitment, parseProgramId, parseRpcUrl } from "./client-config.js";
 import { historyCommitment } from "./history-commitment.js";
 import { fetchLedgerAccount } from "./ledger-accounts.js";
 import {
@@ -74,6 +77,7 @@ export type ReceiptCheckName =
   | "agentSignature"
   | "merkleProof"
   | "address"
+  | "program"
   | "account"
   | "accountFields"
   | "batchLeaf"
@@ -115,7 +119,13 @@ const OFFLINE_CHECKS: readonly ReceiptCheckName[] = [
   "merkleProof",
   "address",
 ];
-const LEDGER_CHECKS: readonly ReceiptCheckName[] = ["account", "accountFields", "batchLeaf", "transaction"];
+const LEDGER_CHECKS: readonly ReceiptCheckName[] = [
+  "program",
+  "account",
+  "accountFields",
+  "batchLeaf",
+  "transaction",
+];
 const BATCH_ONLY_CHECKS: readonly ReceiptCheckName[] = ["merkleProof", "batchLeaf"];
 
 const pass: ReceiptCheck = { ok: true };
@@ -351,10 +361,19 @@ async function checkTransaction(
   return { check: pass, transaction };
 }
 
-/** The offline checks, then the ledger's: see the module comment. */
+function checkProgram(receipt: ParsedReceipt, trustedProgramId: Address): ReceiptCheck {
+  return receipt.programId === trustedProgramId
+    ? pass
+    : fail(
+        `the receipt is of the program ${receipt.programId}, not of ${trustedProgramId}, the ABAS program this verifier trusts`,
+      );
+}
+
+/** The offline checks, then the ledger's, for receipts of the program `trustedProgramId`: see the module comment. */
 export async function verifyReceiptOnLedger(
   rpc: Rpc<SolanaRpcApi>,
   commitment: Commitment,
+  trustedProgramId: Address,
   receipt: Receipt | unknown,
 ): Promise<ReceiptVerification> {
   const parsed = parseReceipt(receipt);
@@ -368,7 +387,7 @@ export async function verifyReceiptOnLedger(
   }
   const { receipt: parsedReceipt } = parsed;
   const { kind, programId, address } = parsedReceipt;
-  const checks: ReceiptChecks = { ...offline.checks };
+  const checks: ReceiptChecks = { ...offline.checks, program: checkProgram(parsedReceipt, trustedProgramId) };
   let accountRecord: AttestationRecord | BatchRecord | null = null;
 
   const ledgerAccount = await fetchLedgerAccount(rpc, address, commitment);
@@ -407,6 +426,11 @@ export async function verifyReceiptOnLedger(
 export type VerifyReceiptOptions = Readonly<{
   /** Any RPC node of the ledger the receipt was recorded on. */
   rpcUrl: string;
+  /**
+   * The ABAS program whose receipts are trusted; default `LOCAL_PROGRAM_ID`. A receipt of any
+   * other program (its `programId`) fails the `program` check.
+   */
+  programId?: string;
   /** Default `"confirmed"`. */
   commitment?: Commitment;
 }>;
@@ -417,8 +441,8 @@ export type VerifyReceiptOptions = Readonly<{
  */
 export async function verifyReceipt(
   receipt: Receipt | unknown,
-  { rpcUrl, commitment }: VerifyReceiptOptions,
+  { rpcUrl, commitment, programId }: VerifyReceiptOptions,
 ): Promise<ReceiptVerification> {
   const rpc = createTimedSolanaRpc(parseRpcUrl(rpcUrl), DEFAULT_REQUEST_TIMEOUT_MS);
-  return await verifyReceiptOnLedger(rpc, parseCommitment(commitment), receipt);
+  return await verifyReceiptOnLedger(rpc, parseCommitment(commitment), parseProgramId(programId), receipt);
 }

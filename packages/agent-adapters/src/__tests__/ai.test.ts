@@ -243,7 +243,7 @@ describe("withAbasReceipts (ai)", () => {
       "error",
     );
     // And every file's action hashes to its receipt's, which verifies on the ledger
-    for (const entry of receipts) await verifyReceiptFile(entry, setup.rpcUrl);
+    for (const entry of receipts) await verifyReceiptFile(entry, { rpcUrl: setup.rpcUrl });
   });
 
   it("keeps a redacted payload and privacy mode", async () => {

@@ -204,6 +204,18 @@ describe("agents, attestations and receipts", () => {
     assert.match(verified.stderr, /abas verify: \d+ checks? failed: .*agentSignature/);
   });
 
+  test("a receipt of another program than the one abas trusts (--program-id) is invalid: the program check", async () => {
+    const other = "BPFLoaderUpgradeab1e11111111111111111111111";
+    const verified = await abas(["verify", "receipt.json", "--program-id", other]);
+    assert.equal(verified.code, 1);
+    assert.match(verified.stdout, /receipt: INVALID/);
+    assert.match(verified.stderr, /abas verify: 1 check failed: program/);
+    assert.match(
+      verified.stdout,
+      new RegExp(`program .*not of ${other}, the ABAS program this verifier trusts`),
+    );
+  });
+
   test("batch: 150 lines in two batches, receipts written and verifiable", async () => {
     const lines = Array.from({ length: 150 }, (_, index) =>
       JSON.stringify(

@@ -150,6 +150,19 @@ describe("abas receipts", () => {
     assert.deepEqual(json, { valid: true, checked: 3, failures: [], withoutCall: [] });
   });
 
+  test("receipts of another program than the one abas trusts (--program-id) fail the program check", async () => {
+    const other = "BPFLoaderUpgradeab1e11111111111111111111111";
+    const verified = await abas(["receipts", "verify", receiptsDir, "--program-id", other]);
+    assert.equal(verified.code, 1);
+    assert.match(verified.stdout, /^0\/3 receipts valid$/m);
+    assert.match(
+      verified.stderr,
+      new RegExp(
+        `FAIL .*\\.json \\[ABAS_SDK__RECEIPT_VERIFICATION_FAILED 3804\\]: .*program \\(the receipt is of the program \\w+, not of ${other}`,
+      ),
+    );
+  });
+
   test("a tampered Merkle proof fails: ABAS_SDK__RECEIPT_VERIFICATION_FAILED, exit code 1", async () => {
     const folder = tamperedCopy("tampered-proof", ({ receipt }) => {
       const proof = receipt.proof as string[];

@@ -23,7 +23,7 @@ import {
 import type { BatchRecord } from "@abas/sdk";
 
 import { printResult, type CommandContext } from "../cli-io.js";
-import { createReadOnlyClient } from "../clients.js";
+import { createReadOnlyClient, trustedLedger } from "../clients.js";
 import { GLOBAL_OPTIONS_HELP, parseOptions, resolveGlobalSettings } from "../parse-options.js";
 import { createProgress } from "../progress.js";
 import { ledgerHint } from "../report-error.js";
@@ -109,7 +109,7 @@ async function verify(args: readonly string[], context: CommandContext): Promise
     unreadable.map(({ file, error }) => ({ ...problem(file, error), action: null, tool: null }));
   for (const [done, entry] of receipts.entries()) {
     try {
-      await verifyReceiptFile(entry, settings.rpcUrl);
+      await verifyReceiptFile(entry, trustedLedger(settings));
     } catch (error) {
       if (!isAbasError(error)) throw error;
       const { action, tool } = summarizeReceiptFile(entry);

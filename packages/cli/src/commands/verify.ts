@@ -4,7 +4,7 @@ import { existsSync, statSync } from "node:fs";
 import { verifyReceipt, type ReceiptVerification } from "@abas/sdk";
 
 import { printResult, type CommandContext } from "../cli-io.js";
-import { createReadOnlyClient, loadKeypairOption, parseAgentReference } from "../clients.js";
+import { createReadOnlyClient, loadKeypairOption, parseAgentReference, trustedLedger } from "../clients.js";
 import { GLOBAL_OPTIONS_HELP, parseOptions, requireOption, resolveGlobalSettings } from "../parse-options.js";
 import { readTextFile } from "../receipt-files.js";
 import { UsageError } from "../usage-error.js";
@@ -79,7 +79,7 @@ async function verifyReceipts(
     );
   }
   const results: ReceiptVerification[] = [];
-  for (const receipt of receipts) results.push(await verifyReceipt(receipt, { rpcUrl: settings.rpcUrl }));
+  for (const receipt of receipts) results.push(await verifyReceipt(receipt, trustedLedger(settings)));
   const valid = results.every((result) => result.valid);
   const failed = results.flatMap((result, index) =>
     Object.entries(result.checks)

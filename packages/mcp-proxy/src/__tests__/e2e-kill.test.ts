@@ -75,7 +75,7 @@ describe("abas-mcp-proxy killed, restarted, and shut down", () => {
       `${entries.length} receipts for ${forwarded.length} calls`,
     );
     // And each receipt verifies, and the ledger holds each call once: as many items as receipts
-    for (const entry of entries) await verifyReceiptFile(entry, setup.rpcUrl);
+    for (const entry of entries) await verifyReceiptFile(entry, { rpcUrl: setup.rpcUrl });
     const batches = await agentBatchesOnLedger(setup.rpcUrl, setup.programId, setup.agentAddress);
     assert.ok(batches.every((batch) => batch.isComplete));
     assert.equal(new Set(entries.map((entry) => entry.receipt.actionHash)).size, entries.length);
@@ -120,7 +120,7 @@ describe("abas-mcp-proxy killed, restarted, and shut down", () => {
     assert.equal(others.length, 0);
     assert.deepEqual(entry!.call?.arguments, { message: "café", z: 1.5, a: [] });
     assert.equal(entry!.call?.tool, "echo");
-    await verifyReceiptFile(entry!, setup.rpcUrl);
+    await verifyReceiptFile(entry!, { rpcUrl: setup.rpcUrl });
   });
 
   /**
@@ -160,7 +160,7 @@ describe("abas-mcp-proxy killed, restarted, and shut down", () => {
     await run.exited;
     assert.equal(others.length, 0);
     assert.deepEqual(entry!.call?.arguments, { message: "later" });
-    await verifyReceiptFile(entry!, setup.rpcUrl);
+    await verifyReceiptFile(entry!, { rpcUrl: setup.rpcUrl });
     assert.equal(readFileSync(join(dirs.queueDir, "calls.jsonl"), "utf8"), "");
   });
 
@@ -187,7 +187,7 @@ describe("abas-mcp-proxy killed, restarted, and shut down", () => {
     await second.exited;
     assert.equal(others.length, 0);
     assert.deepEqual(entry!.call?.arguments, { message: "keep me" });
-    await verifyReceiptFile(entry!, setup.rpcUrl);
+    await verifyReceiptFile(entry!, { rpcUrl: setup.rpcUrl });
     assert.equal(readFileSync(join(dirs.queueDir, "calls.jsonl"), "utf8"), "");
   });
 

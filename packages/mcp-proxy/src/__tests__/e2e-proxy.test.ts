@@ -102,7 +102,7 @@ describe("abas-mcp-proxy in front of real MCP servers", () => {
         assert.equal(entry.receipt.agent, setup.agentAddress);
         assert.equal(entry.receipt.privacyMode, false);
         // And every receipt verifies against the ledger, its call hashing to the attested action
-        await verifyReceiptFile(entry, setup.rpcUrl);
+        await verifyReceiptFile(entry, { rpcUrl: setup.rpcUrl });
       }
     } finally {
       await client.close();
@@ -151,7 +151,7 @@ describe("abas-mcp-proxy in front of real MCP servers", () => {
         assert.equal(entry.receipt.privacyMode, true);
         assert.match(entry.receipt.salt ?? "", /^[0-9a-f]{64}$/);
         assert.notEqual(entry.receipt.storedHash, entry.receipt.actionHash);
-        await verifyReceiptFile(entry, setup.rpcUrl);
+        await verifyReceiptFile(entry, { rpcUrl: setup.rpcUrl });
       }
       // And the ledger holds exactly these items, in complete batches
       const batches = await agentBatchesOnLedger(setup.rpcUrl, setup.programId, setup.agentAddress);
@@ -193,7 +193,7 @@ describe("abas-mcp-proxy in front of real MCP servers", () => {
     assert.equal(entries[0]!.receipt.actionHash, entries[1]!.receipt.actionHash);
     assert.deepEqual(entries.map((entry) => entry.receipt.index).sort(), [0, 1]);
     assert.deepEqual(entries[0]!.call, entries[1]!.call);
-    for (const entry of entries) await verifyReceiptFile(entry, setup.rpcUrl);
+    for (const entry of entries) await verifyReceiptFile(entry, { rpcUrl: setup.rpcUrl });
   });
 
   it("forwards the bytes of every message unchanged, both ways", async () => {

@@ -143,7 +143,7 @@ describe("abas-mcp-proxy and signals", () => {
     const messages = new Set(entries.map((entry) => (entry.call?.arguments as { message: string }).message));
     for (const id of answered) assert.ok(messages.has(`call ${id}`), `no receipt for call ${id}`);
     assert.equal(entries.length, answered.length);
-    for (const entry of entries) await verifyReceiptFile(entry, setup.rpcUrl);
+    for (const entry of entries) await verifyReceiptFile(entry, { rpcUrl: setup.rpcUrl });
     // And nothing is left in its queue
     assert.equal(readFileSync(join(dirs.queueDir, "queue.jsonl"), "utf8"), "");
   });

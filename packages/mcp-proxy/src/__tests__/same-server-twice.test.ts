@@ -75,7 +75,7 @@ describe("abas-mcp-proxy: the same server behind two proxies at once", () => {
       (candidate) => (candidate.call?.arguments as { message?: string } | undefined)?.message === message,
     );
     assert.ok(entry, `no receipt for the call "${message}" of the killed proxy`);
-    await verifyReceiptFile(entry, setup.rpcUrl);
+    await verifyReceiptFile(entry, { rpcUrl: setup.rpcUrl });
   }
 
   it("starts both and gives every call a receipt, each proxy on a queue folder of its own", async () => {
@@ -98,7 +98,7 @@ describe("abas-mcp-proxy: the same server behind two proxies at once", () => {
         receipts.map((entry) => (entry.call?.arguments as { message: string }).message).sort(),
         ["from the first host", "from the second host"],
       );
-      for (const entry of receipts) await verifyReceiptFile(entry, setup.rpcUrl);
+      for (const entry of receipts) await verifyReceiptFile(entry, { rpcUrl: setup.rpcUrl });
     } finally {
       await second.client.close();
       await first.client.close();

@@ -350,6 +350,7 @@ describe("abas-mcp, installed from its tarball and started with `npx -y @abas/mc
         "address",
         "agentSignature",
         "format",
+        "program",
         "storedHash",
         "transaction",
       ]);

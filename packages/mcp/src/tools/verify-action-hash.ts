@@ -108,7 +108,7 @@ const Attestation = z.object({
   checks: z
     .record(z.string(), CheckResult)
     .describe(
-      "Each check and its result: format, storedHash, agentSignature, merkleProof, address, account, accountFields, batchLeaf, transaction",
+      "Each check and its result: format, storedHash, agentSignature, merkleProof, address, program, account, accountFields, batchLeaf, transaction",
     ),
 });
 
@@ -143,6 +143,7 @@ const CHECK_DESCRIPTIONS: Record<string, string> = {
   agentSignature: "the agent's Ed25519 signature verifies over the exact signed message",
   merkleProof: "the inclusion proof links the item to the signed Merkle root",
   address: "the account is at the program address derived from agent and hash",
+  program: "it is of the ABAS program this server follows",
   account: "the program's account exists on the ledger",
   accountFields: "the account's fields match",
   batchLeaf: "the batch is complete and stores this item at its index",

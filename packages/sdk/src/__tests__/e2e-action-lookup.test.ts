@@ -84,6 +84,7 @@ describe("finding and verifying an action", () => {
         "address",
         "agentSignature",
         "format",
+        "program",
         "storedHash",
         "transaction",
       ]);

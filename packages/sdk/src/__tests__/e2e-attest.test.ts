@@ -131,6 +131,7 @@ describe("attest on the local ledger", () => {
         "address",
         "agentSignature",
         "format",
+        "program",
         "storedHash",
         "transaction",
       ]);

@@ -197,7 +197,7 @@ export async function verifyCandidate(
   } else if (txSignature === undefined) {
     checks = { transaction: fail(`no successful transaction in slot ${slot} wrote this account`) };
   } else {
-    ({ checks } = await verifyReceiptOnLedger(context.rpc, context.commitment, receipt));
+    ({ checks } = await verifyReceiptOnLedger(context.rpc, context.commitment, context.programId, receipt));
     if (!fields.commitmentOpened) delete checks.storedHash;
   }
   return {

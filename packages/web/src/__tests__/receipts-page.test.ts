@@ -258,6 +258,24 @@ describe("the receipts page", { skip: CHROMIUM_SKIP }, () => {
     await page.context().close();
   });
 
+  test("a receipt of another program than the one the service follows fails its program check", async () => {
+    const file = filesOf(folder)[0]!;
+    const other = "BPFLoaderUpgradeab1e11111111111111111111111";
+    const answer = await verifyReceiptFileText("abas-receipts/a.json", readFileSync(file, "utf8"), {
+      rpcUrl: stack.rpcUrl,
+      programId: other,
+    });
+    assert.equal(answer.status, "failed");
+    const { error } = answer as { error: { codeName: string; message: string } };
+    assert.equal(error.codeName, "ABAS_SDK__RECEIPT_VERIFICATION_FAILED");
+    assert.match(
+      error.message,
+      new RegExp(
+        `program \\(the receipt is of the program ${recorded[0]!.receipt.programId}, not of ${other}, `,
+      ),
+    );
+  });
+
   test("a ledger that never answers leaves a receipt unchecked, never verified", async () => {
     // Given an RPC node that accepts connections and never answers
     const silent = createServer(() => {});

@@ -84,7 +84,7 @@ export async function verifyReceiptFileText(
   try {
     const entry = parseReceiptFile(text, file);
     await Promise.race([
-      verifyReceiptFile(entry, ledger.rpcUrl),
+      verifyReceiptFile(entry, { rpcUrl: ledger.rpcUrl, programId: ledger.programId }),
       new Promise<never>((_resolve, reject) => {
         timer = setTimeout(
           () => reject(new LedgerTimeout(`no answer within ${timeoutMs / 1000} s`)),

@@ -49,6 +49,7 @@ const CHECK_LABELS: Record<ReceiptCheckName, string> = {
   agentSignature: "The agent's Ed25519 signature verifies over the exact message the program checked",
   merkleProof: "The Merkle proof links this item to the signed root",
   address: "The account address is the program's address for this agent and hash",
+  program: "The receipt is of the ABAS program this service follows",
   account: "The ledger holds the account there, owned by the ABAS program",
   accountFields: "The account's fields match: hash, type, mode, agent, operator, signature, slot, time",
   batchLeaf: "The batch is complete: the leaves it published on the ledger reproduce the signed root",
@@ -56,6 +57,7 @@ const CHECK_LABELS: Record<ReceiptCheckName, string> = {
 };
 
 const CHECK_ORDER: readonly ReceiptCheckName[] = [
+  "program",
   "account",
   "address",
   "accountFields",
