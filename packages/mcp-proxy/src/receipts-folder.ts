@@ -22,6 +22,7 @@ import {
 import {
   canonicalize,
   hashAction,
+  jsonAmbiguity,
   verifyReceipt,
   type BatchItemReceipt,
   type VerifyReceiptOptions,
@@ -314,6 +315,15 @@ export function parseReceiptFile(text: string, file: string): ReceiptFileEntry {
     parsed = JSON.parse(text);
   } catch (error) {
     throw new AbasError(ABAS_SDK__RECEIPT_FILE_UNREADABLE, { file, reason: (error as Error).message });
+  }
+  // The proxy writes what JSON.parse gives back whole; a file that says more (a call whose "to"
+  // is given twice) would be read, and verified, as one of its readings only.
+  const ambiguity = jsonAmbiguity(text);
+  if (ambiguity !== undefined) {
+    throw new AbasError(ABAS_SDK__RECEIPT_FILE_UNREADABLE, {
+      file,
+      reason: `it says more than JSON.parse reads: ${ambiguity}`,
+    });
   }
   const content = parsed as Partial<ReceiptFile> | null;
   if (typeof content?.receipt !== "object" || content.receipt === null || !("call" in content)) {

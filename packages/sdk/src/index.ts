@@ -8,6 +8,7 @@ export {
   type ReadPublishedLeavesInput,
 } from "./batch-leaves.js";
 export { canonicalize } from "./canonicalize.js";
+export { jsonAmbiguity } from "./json-ambiguity.js";
 export {
   DEFAULT_COMMITMENT,
   DEFAULT_CONFIRMATION_TIMEOUT_MS,

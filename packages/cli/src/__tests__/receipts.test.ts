@@ -322,6 +322,27 @@ describe("abas receipts", () => {
     );
   });
 
+  test("a file whose JSON says more than its parse (a key given twice) is not a receipt (3802), whatever the parse verifies as", async () => {
+    // Given a file whose call names another tool first, then its own: JSON.parse keeps its own
+    const copy = join(work, "repeated-key");
+    cpSync(receiptsDir, copy, { recursive: true });
+    const file = join(copy, readdirSync(copy)[0]!);
+    const content = JSON.parse(readFileSync(file, "utf8")) as { call: Record<string, unknown> };
+    writeFileSync(
+      file,
+      readFileSync(file, "utf8").replace(/"call":\s*\{/, '"call":{"tool":"bank.transfer",'),
+    );
+    assert.deepEqual((JSON.parse(readFileSync(file, "utf8")) as typeof content).call, content.call);
+    // Then verify fails it alone, naming the key
+    const verified = await abas(["receipts", "verify", copy]);
+    assert.equal(verified.code, 1);
+    assert.match(verified.stdout, /^2\/3 receipts valid$/m);
+    assert.match(
+      verified.stderr,
+      /FAIL .*\.json \[ABAS_SDK__RECEIPT_FILE_UNREADABLE 3802\]: .*it says more than JSON\.parse reads: an object repeats the key "tool"/,
+    );
+  });
+
   test("a call nested deeper than canonical JSON can go fails alone (3802), and a tool's name with a newline stays on its row", async () => {
     // Given a copy of the folder where one call is nested 200,000 levels deep, and one where a tool's name has a newline
     const deep = tamperedCopy("deep-call", ({ call }) => {

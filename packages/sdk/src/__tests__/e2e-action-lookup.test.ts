@@ -91,6 +91,25 @@ describe("finding and verifying an action", () => {
       assert.ok(Object.values(match!.checks).every((check) => check.ok));
     });
 
+    it("does not match a pasted payload whose JSON repeats a key to the attested one, and says why", async () => {
+      // Given the attested payload's JSON with one key given twice: a reader sees "NRT" first,
+      // JSON.parse keeps "SFO" alone, so its canonical JSON is the attested one's
+      const pasted = '{"tool":"flights.search","arguments":{"to":"NRT","from":"LIS","to":"SFO"}}';
+      const lookup = await findAndVerifyAction({ payload: pasted }, options);
+      // Then it is hashed as written only, not found, and a note names the repeated key
+      assert.equal(lookup.attested, false);
+      assert.deepEqual(
+        lookup.hashes.map((hash) => hash.source),
+        ["payload-as-written"],
+      );
+      assert.deepEqual(
+        lookup.notes.filter((entry) => entry.kind === "payload-json-ambiguous").map((entry) => entry.message),
+        [
+          'The payload is JSON that says more than its parsed value (an object repeats the key "to"), so it was hashed as written only: as canonical JSON it would match another text that says something else.',
+        ],
+      );
+    });
+
     it("checks at most maxCandidates attestations, and says how many it left", async () => {
       const lookup = await findAndVerifyAction(
         { actionHash: service.plain.actionHash },

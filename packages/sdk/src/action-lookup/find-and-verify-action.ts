@@ -105,11 +105,10 @@ async function lookUp(query: ActionQuery, options: LookupOptions): Promise<Actio
       searchingFor: "who attested an action without its agent, txSignature or batchAddress",
     });
   }
-  const hashes = await hashesToTry(query);
+  const { hashes, notes } = await hashesToTry(query);
   const salted = query.salt !== undefined;
 
   const found: { hash: HashToTry; candidate: Candidate }[] = [];
-  const notes: LookupNote[] = [];
   for (const hash of hashes) {
     const search = await findCandidates(context, hash.storedHash, where);
     notes.push(...search.notes);

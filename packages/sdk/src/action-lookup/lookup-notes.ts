@@ -9,7 +9,8 @@ export type LookupNoteKind =
   | "item-not-published"
   | "transaction-failed"
   | "transaction-wrote-none"
-  | "too-many-candidates";
+  | "too-many-candidates"
+  | "payload-json-ambiguous";
 
 export type LookupNote = Readonly<{ kind: LookupNoteKind; message: string }>;
 

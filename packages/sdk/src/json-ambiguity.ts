@@ -1,0 +1,68 @@
+/**
+ * What makes a JSON text say more than the value `JSON.parse` gives: a key an object repeats (the
+ * parse keeps the last one only) or a number with more digits than a double holds (the parse
+ * rounds it). Such a text and another one that says something else have the same canonical JSON,
+ * and so the same action hash: `{"to":"alice","to":"mallory"}` is `{"to":"mallory"}`.
+ */
+
+/** Sign, significant digits (no leading or trailing zeros) and exponent: equal for equal values. */
+function decimalValue(literal: string): string {
+  const match = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(literal);
+  if (match === null) return literal;
+  const [, sign, whole, fraction = "", exponent = "0"] = match;
+  const digits = `${whole}${fraction}`;
+  const leading = digits.length - digits.replace(/^0+/, "").length;
+  const significant = digits.replace(/^0+/, "").replace(/0+$/, "");
+  if (significant === "") return "0";
+  // The value is 0.<significant> × 10^power.
+  const power = BigInt(exponent) + BigInt(whole!.length - leading);
+  return `${sign}0.${significant}e${power}`;
+}
+
+/** Why `literal`, a JSON number, is not the double JSON.parse makes of it; undefined when it is. */
+function numberAmbiguity(literal: string): string | undefined {
+  const value = Number(literal);
+  if (!Number.isFinite(value)) return `the number ${literal} is beyond what JSON.parse keeps`;
+  if (decimalValue(literal) !== decimalValue(String(value))) {
+    return `the number ${literal} has more digits than JSON.parse keeps (it reads ${String(value)})`;
+  }
+  return undefined;
+}
+
+type Frame = { keys: Set<string> | undefined; expectingKey: boolean };
+
+/**
+ * The first ambiguity of `text`, which must be JSON (`JSON.parse` accepts it), in words; undefined
+ * when it has none.
+ */
+export function jsonAmbiguity(text: string): string | undefined {
+  const frames: Frame[] = [];
+  let at = 0;
+  while (at < text.length) {
+    const char = text[at]!;
+    const frame = frames.at(-1);
+    if (char === '"') {
+      let end = at + 1;
+      while (text[end] !== '"') end += text[end] === "\\" ? 2 : 1;
+      if (frame?.keys !== undefined && frame.expectingKey) {
+        const key = JSON.parse(text.slice(at, end + 1)) as string;
+        if (frame.keys.has(key)) return `an object repeats the key ${JSON.stringify(key)}`;
+        frame.keys.add(key);
+        frame.expectingKey = false;
+      }
+      at = end + 1;
+    } else if (char === "-" || (char >= "0" && char <= "9")) {
+      const literal = /^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(text.slice(at))![0];
+      const ambiguity = numberAmbiguity(literal);
+      if (ambiguity !== undefined) return ambiguity;
+      at += literal.length;
+    } else {
+      if (char === "{") frames.push({ keys: new Set(), expectingKey: true });
+      else if (char === "[") frames.push({ keys: undefined, expectingKey: false });
+      else if (char === "}" || char === "]") frames.pop();
+      else if (char === "," && frame?.keys !== undefined) frame.expectingKey = true;
+      at += 1;
+    }
+  }
+  return undefined;
+}
