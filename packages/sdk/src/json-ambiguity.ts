@@ -29,6 +29,9 @@ function numberAmbiguity(literal: string): string | undefined {
   return undefined;
 }
 
+/** A JSON number where `lastIndex` says (sticky: no copy of the rest of the text per number). */
+const NUMBER = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+
 type Frame = { keys: Set<string> | undefined; expectingKey: boolean };
 
 /**
@@ -52,7 +55,8 @@ export function jsonAmbiguity(text: string): string | undefined {
       }
       at = end + 1;
     } else if (char === "-" || (char >= "0" && char <= "9")) {
-      const literal = /^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(text.slice(at))![0];
+      NUMBER.lastIndex = at;
+      const literal = NUMBER.exec(text)![0];
       const ambiguity = numberAmbiguity(literal);
       if (ambiguity !== undefined) return ambiguity;
       at += literal.length;
