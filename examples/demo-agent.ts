@@ -381,7 +381,7 @@ async function main(): Promise<void> {
     ...recorded.map(({ call, receipt }) => ({ label: `recorded ${call.tool} #${receipt.index}`, receipt })),
   ];
   for (const { label, receipt } of all) {
-    const { valid, checks } = await verifyReceipt(receipt, { rpcUrl, ...(programId ? { programId } : {}) });
+    const { valid, checks } = await verifyReceipt(receipt, { rpcUrl, programId });
     if (!valid) failures += 1;
     const failed = Object.entries(checks)
       .filter(([, check]) => check && !check.ok)

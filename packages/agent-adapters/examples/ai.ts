@@ -65,7 +65,7 @@ console.log(`agent: ${text}`);
 
 for (const { actionType, payload, receipt } of recorded) {
   const itemReceipt = await receipt;
-  const { valid } = await verifyReceipt(itemReceipt, { rpcUrl });
+  const { valid } = await verifyReceipt(itemReceipt, { rpcUrl, programId });
   const what = (payload as { tool?: string }).tool ?? (payload as { kind: string }).kind;
   console.log(
     `${actionType} ${what}: item ${itemReceipt.index + 1} of ${itemReceipt.itemCount} in batch ${itemReceipt.batchAddress}, ${valid ? "valid" : "INVALID"}`,

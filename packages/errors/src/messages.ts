@@ -292,7 +292,7 @@ export const AbasErrorMessages: Readonly<{ [P in AbasErrorCode]: string }> = {
   [ABAS_API__INVALID_TIME_RANGE]: "since ($since) must be earlier than until ($until)",
   [ABAS_API__MALFORMED_REQUEST]: "The request is malformed: $reason",
   [ABAS_API__CURSOR_EXPIRED]:
-    "The cursor names an attestation that is no longer indexed under it (the attestations were indexed again since); start again without a cursor",
+    "The cursor names a position before every attestation indexed now (as after abas reindex, which indexes them all again); start again without a cursor",
   [ABAS_API__API_KEY_MISSING]:
     'This route needs an API key: send "Authorization: Bearer <key>" or "X-API-Key: <key>"',
   [ABAS_API__API_KEY_MALFORMED]: "The API key is malformed: $reason",

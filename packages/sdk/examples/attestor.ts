@@ -44,7 +44,7 @@ console.log(`recorded ${recorded.length} actions`, attestor.metrics);
 
 for (const { actionHash, receipt } of recorded) {
   const itemReceipt = await receipt;
-  const { valid } = await verifyReceipt(itemReceipt, { rpcUrl });
+  const { valid } = await verifyReceipt(itemReceipt, { rpcUrl, programId });
   // In privacy mode the ledger holds only a salted commitment; the receipt keeps the salt.
   const privacy = itemReceipt.privacyMode ? " (privacy mode: the ledger holds its salted commitment)" : "";
   console.log(

@@ -44,7 +44,7 @@ console.log(`batch ${batch.batchAddress}: root ${batch.merkleRoot}, ${batch.item
 
 // Anyone can verify a receipt: no key needed, only the ledger.
 for (const item of [receipt, ...batch.receipts]) {
-  const { valid, checks } = await verifyReceipt(item, { rpcUrl });
+  const { valid, checks } = await verifyReceipt(item, { rpcUrl, programId });
   console.log(
     `receipt ${"index" in item ? `#${item.index}` : "single"}: ${valid ? "valid" : JSON.stringify(checks)}`,
   );

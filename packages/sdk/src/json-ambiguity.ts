@@ -11,8 +11,12 @@ function decimalValue(literal: string): string {
   if (match === null) return literal;
   const [, sign, whole, fraction = "", exponent = "0"] = match;
   const digits = `${whole}${fraction}`;
-  const leading = digits.length - digits.replace(/^0+/, "").length;
-  const significant = digits.replace(/^0+/, "").replace(/0+$/, "");
+  // (index scans: a regular expression for trailing zeros takes quadratic time on 1.000…0001)
+  let leading = 0;
+  while (leading < digits.length && digits[leading] === "0") leading += 1;
+  let end = digits.length;
+  while (end > leading && digits[end - 1] === "0") end -= 1;
+  const significant = digits.slice(leading, end);
   if (significant === "") return "0";
   // The value is 0.<significant> × 10^power.
   const power = BigInt(exponent) + BigInt(whole!.length - leading);

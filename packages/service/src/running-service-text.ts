@@ -22,6 +22,18 @@ export function describeRunningService(
   ].join("\n");
 }
 
+/** `value` as one word of a POSIX shell: as it is when that is safe, otherwise single-quoted. */
+function shellWord(value: string): string {
+  return /^[\w./:@%+=,-]+$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`;
+}
+
+/** A database URL with its password, if any, as `<password>` (this text may go to a log). */
+function withoutPassword(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.password === "") return url;
+  return `${parsed.protocol}//${parsed.username}:<password>@${parsed.host}${parsed.pathname}${parsed.search}`;
+}
+
 /**
  * What a command run in another terminal needs to reach this service, as `NAME=value ` words to
  * put before it: nothing when the service runs on its defaults. `keys`: where the keys CLI finds
@@ -35,13 +47,12 @@ export function commandSettings(
   const set = (name: string) => env[name] !== undefined && env[name] !== "";
   const words = (settings: Record<string, string | false>) =>
     Object.entries(settings)
-      .flatMap(([name, value]) => (value === false ? [] : [`${name}=${value} `]))
+      .flatMap(([name, value]) => (value === false ? [] : [`${name}=${shellWord(value)} `]))
       .join("");
   return {
     keys: words({
       DATA_DIR: set("DATA_DIR") && !set("DATABASE_URL") && config.dataDir,
-      // (not written out: it may hold a password, and this text may go to a log)
-      DATABASE_URL: set("DATABASE_URL") && "$DATABASE_URL",
+      DATABASE_URL: set("DATABASE_URL") && withoutPassword(config.databaseUrl),
     }),
     client: words({
       RPC_URL: (set("RPC_URL") || set("LEDGER_RPC_PORT")) && service.rpcUrl,

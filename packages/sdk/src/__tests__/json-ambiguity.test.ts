@@ -44,4 +44,11 @@ test("a number with more digits than a double holds is named with what the parse
     "the number 1e-400 has more digits than JSON.parse keeps (it reads 0)",
   );
   assert.equal(jsonAmbiguity("1e400"), "the number 1e400 is beyond what JSON.parse keeps");
+  // A payload's longest number: 200,000 digits, most of them zeros
+  const long = `1.${"0".repeat(199_997)}1`;
+  assert.equal(
+    jsonAmbiguity(`[${long}]`),
+    `the number ${long} has more digits than JSON.parse keeps (it reads 1)`,
+  );
+  assert.equal(jsonAmbiguity(`[1${"0".repeat(199_997)}e-199997]`), undefined);
 });
