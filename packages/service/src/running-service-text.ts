@@ -10,7 +10,7 @@ export function describeRunningService(
 ): string {
   return [
     `ABAS is running (data in ${config.dataDir}, database ${service.database})`,
-    `  ledger RPC   ${service.rpcUrl}${service.wsUrl ? `   WebSocket ${service.wsUrl}` : ""}`,
+    `  ledger RPC   ${service.rpcUrl}   WebSocket ${service.wsUrl}`,
     `  program      ${service.programId ?? "(PROGRAM_ID not set: the local ledger's)"}`,
     `  REST API     ${service.apiUrl}   health: ${service.apiUrl}/health   OpenAPI: ${service.apiUrl}/openapi.json`,
     `  web app      ${service.webUrl}/app   (verify a payload: ${service.webUrl}/app/verify)`,

@@ -4,7 +4,7 @@
  */
 import { join } from "node:path";
 import { migrateToLatest, openDatabase } from "@abas/db";
-import { createIndexerLogger, startIndexer } from "@abas/indexer";
+import { createIndexerLogger, deriveWebSocketUrl, startIndexer } from "@abas/indexer";
 import { startLedger } from "@abas/ledger";
 import { startServer } from "@abas/server";
 
@@ -13,7 +13,7 @@ import type { ServiceConfig } from "./config.js";
 
 export interface RunningService {
   readonly rpcUrl: string;
-  readonly wsUrl: string | undefined;
+  readonly wsUrl: string;
   readonly programId: string | undefined;
   readonly apiUrl: string;
   /** Where the web app (/app) and the share links are served: the public URL, or the API's. */
@@ -35,7 +35,8 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
     : undefined;
   const rpcUrl = ledger?.rpcUrl ?? config.rpcUrl;
   if (rpcUrl === undefined) throw new Error("no ledger: set RPC_URL or run the local ledger");
-  const wsUrl = ledger?.wsUrl ?? config.wsUrl;
+  // (the WebSocket the indexer would derive from RPC_URL anyway, named so the banner can show it)
+  const wsUrl = ledger?.wsUrl ?? config.wsUrl ?? deriveWebSocketUrl(rpcUrl);
   const programId = ledger?.programId ?? config.programId;
 
   const database = openDatabase({ url: config.databaseUrl });
@@ -44,7 +45,7 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
     await migrateToLatest(database);
     const indexer = await startIndexer({
       rpcUrl,
-      ...(wsUrl === undefined ? {} : { wsUrl }),
+      wsUrl,
       ...(programId === undefined ? {} : { programId }),
       database,
       logger: createIndexerLogger(config.logLevel),
