@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, afterEach, before, beforeEach, describe, it } from "node:test";
@@ -46,13 +46,25 @@ async function ledgerSlot(rpcUrl: string): Promise<number> {
   return ((await response.json()) as { result: number }).result;
 }
 
-/** A port that was just free: connecting to it is refused. */
+/**
+ * A port that refuses connections: one below 1024, which no test's server is given (the system
+ * hands out ports of its ephemeral range), so it stays refused. (A port just freed could be handed
+ * to another test's server meanwhile, and answer.)
+ */
 async function closedPortUrl(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}`;
+  // (from 1000: fetch refuses to connect to many lower ports, such as 1, 9 and 111)
+  for (let port = 1000; port < 1024; port++) {
+    const refused = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, "127.0.0.1");
+      socket.once("connect", () => {
+        socket.destroy();
+        resolve(false);
+      });
+      socket.once("error", (error: NodeJS.ErrnoException) => resolve(error.code === "ECONNREFUSED"));
+    });
+    if (refused) return `http://127.0.0.1:${port}`;
+  }
+  throw new Error("every port from 1000 to 1023 answers on 127.0.0.1");
 }
 
 for (const target of testDatabaseTargets()) {
