@@ -10,9 +10,9 @@ import { after, before, describe, test } from "node:test";
 
 import { loadServiceConfig, startService, type RunningService } from "@abas/service";
 import { address, createSolanaRpc, lamports } from "@solana/kit";
+import { refusedPort } from "@abas/test-support";
 
 import { abasIn } from "./support/abas-process.js";
-import { closedPort } from "./support/closed-port.js";
 
 const work = mkdtempSync(join(tmpdir(), "abas-cli-"));
 const dataDir = join(work, "data");
@@ -473,7 +473,7 @@ describe("unreachable ledger", () => {
     assert.equal(report.ok, false);
     assert.equal(report.ledger.reachable, false);
     // In words: each part with why it is unreachable, and a fix that exists
-    const closed = await closedPort();
+    const closed = await refusedPort();
     const human = await abas(["status"], {
       env: { RPC_URL: `http://127.0.0.1:${closed}`, ABAS_API_URL: `http://127.0.0.1:${closed}` },
     });

@@ -12,9 +12,9 @@ import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 
 import { spawnLedgerProcess, type LedgerProcess } from "@abas/ledger";
+import { refusedPort } from "@abas/test-support";
 
 import { abasIn, registerAgentWithAbas, runProcess } from "./support/abas-process.js";
-import { closedPort } from "./support/closed-port.js";
 
 const proxyBin = fileURLToPath(new URL("./bin.ts", import.meta.resolve("@abas/mcp-proxy")));
 const everythingServer = createRequire(import.meta.url).resolve(
@@ -497,7 +497,7 @@ describe("abas receipts", () => {
   });
 
   test("an unreachable ledger fails each receipt with ABAS_RUNTIME__RPC_REQUEST_FAILED and names the setting to check", async () => {
-    const rpcUrl = `http://127.0.0.1:${await closedPort()}`;
+    const rpcUrl = `http://127.0.0.1:${await refusedPort()}`;
     const verified = await abas(["receipts", "verify", receiptsDir], { RPC_URL: rpcUrl });
     assert.equal(verified.code, 1);
     assert.match(verified.stdout, /^0\/3 receipts valid$/m);

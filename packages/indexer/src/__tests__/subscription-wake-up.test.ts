@@ -4,24 +4,15 @@
  * about after ten retries, and it grew for as long as the WebSocket was down).
  */
 import assert from "node:assert/strict";
-import { createServer } from "node:net";
 import { setTimeout as delay } from "node:timers/promises";
 import { describe, it } from "node:test";
 
 import type { Address } from "@solana/kit";
 
 import pino from "pino";
+import { refusedUrl } from "@abas/test-support";
 
 import { startSubscriptionWakeUp } from "../subscription-wake-up.js";
-
-/** A port nothing listens on: taken from the system, then released. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe("subscription wake-up while the ledger's WebSocket is down", () => {
   it("retries many times without a warning of leaked listeners, and stops", async () => {
@@ -32,7 +23,7 @@ describe("subscription wake-up while the ledger's WebSocket is down", () => {
     const logger = pino({ level: "debug" }, { write: (line: string) => logged.push(line) });
     try {
       const wakeUp = startSubscriptionWakeUp({
-        wsUrl: `ws://127.0.0.1:${await closedPort()}`,
+        wsUrl: await refusedUrl("ws"),
         programId: "11111111111111111111111111111111" as Address,
         commitment: "confirmed",
         logger,

@@ -5,13 +5,13 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 
 import { isAbasError, ABAS_SDK__INVALID_PROXY_CONFIG } from "@abas/errors";
 import { generateSecretKey } from "@abas/sdk";
+import { refusedPort } from "@abas/test-support";
 
 import { parseProxyConfig } from "../proxy-config.js";
 import { EVERYTHING_SERVER, proxyCommand } from "./support/proxy-process.js";
@@ -92,12 +92,7 @@ describe("abas-mcp-proxy as a process", () => {
   });
 
   it("says at start that the ledger does not answer, and forwards all the same", async () => {
-    const closedPort = await new Promise<number>((resolve) => {
-      const server = createServer().listen(0, "127.0.0.1", () => {
-        const { port } = server.address() as AddressInfo;
-        server.close(() => resolve(port));
-      });
-    });
+    const closedPort = await refusedPort();
     const run = startProxy(
       [...options, "--rpc-url", `http://127.0.0.1:${closedPort}`],
       [process.execPath, "-e", "process.stdin.pipe(process.stdout)"],

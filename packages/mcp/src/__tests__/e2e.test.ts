@@ -6,7 +6,6 @@
  */
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { createServer } from "node:net";
 import { after, before, describe, it } from "node:test";
 
 import {
@@ -16,6 +15,7 @@ import {
   ApiAttestationPage,
   ApiReputation,
 } from "@abas/api-contract";
+import { refusedPort } from "@abas/test-support";
 
 import { packAndInstall, type InstalledPackage } from "./support/packed-package.js";
 import { startLocalStack, type LocalStack } from "./support/local-stack.js";
@@ -25,14 +25,6 @@ import { runRawSession } from "./support/raw-session.js";
 const TOOL_NAMES = ["get_agent_attestations", "get_agent_reputation", "verify_action_hash"];
 
 /** A port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 interface CheckedAttestation {
   verified: boolean;
   kind: string;
@@ -638,7 +630,7 @@ describe("abas-mcp, installed from its tarball and started with `npx -y @abas/mc
   });
 
   it("with the ledger unreachable: isError naming ABAS_RPC_URL", async () => {
-    const port = await closedPort();
+    const port = await refusedPort();
     const noLedger = await connect({ ...configEnv, ABAS_RPC_URL: `http://127.0.0.1:${port}` });
     assertRecovers(
       await noLedger.call("verify_action_hash", { payload: "x", agent: stack.fixtures.agent }),
@@ -649,7 +641,7 @@ describe("abas-mcp, installed from its tarball and started with `npx -y @abas/mc
 
   it("with the API down: isError asking whether `npm start` is running, with ABAS_API_URL", async () => {
     // Given a server configured for a port where nothing listens
-    const port = await closedPort();
+    const port = await refusedPort();
     const elsewhere = await connect({ ...configEnv, ABAS_API_URL: `http://127.0.0.1:${port}` });
     assertRecovers(
       await elsewhere.call("get_agent_attestations", { agent: stack.fixtures.agent }),

@@ -21,9 +21,9 @@ import {
   type AbasErrorCode,
 } from "@abas/errors";
 import { generateKeyPairSigner } from "@solana/kit";
+import { refusedUrl } from "@abas/test-support";
 
 import { findAndVerifyAction, verifyAttestationAt, type LookupOptions } from "../action-lookup/index.js";
-import { closedPortUrl } from "./support/no-network.js";
 import { startIndexedService, type IndexedService } from "./support/indexed-service.js";
 
 const rejectsWith = async (work: Promise<unknown>, code: AbasErrorCode) =>
@@ -242,7 +242,7 @@ describe("finding and verifying an action", () => {
     });
 
     it("refuses bad input by code, before any request", async () => {
-      const nowhere = { rpcUrl: await closedPortUrl(), programId: service.programId };
+      const nowhere = { rpcUrl: await refusedUrl(), programId: service.programId };
       await rejectsWith(findAndVerifyAction({ payload: "x" }, nowhere), ABAS_SDK__ATTESTATION_INDEX_REQUIRED);
       await rejectsWith(findAndVerifyAction({ agent: service.agent }, nowhere), ABAS_SDK__INVALID_ARGUMENT);
       await rejectsWith(
@@ -268,7 +268,7 @@ describe("finding and verifying an action", () => {
     });
 
     it("names the RPC method when the ledger does not answer, and stops when aborted", async () => {
-      const nowhere = { rpcUrl: await closedPortUrl(), programId: service.programId };
+      const nowhere = { rpcUrl: await refusedUrl(), programId: service.programId };
       await rejectsWith(
         findAndVerifyAction({ payload: "x", agent: service.agent }, nowhere),
         ABAS_RUNTIME__RPC_REQUEST_FAILED,

@@ -15,11 +15,12 @@ import {
   isAbasError,
   type AbasErrorCode,
 } from "@abas/errors";
+import { refusedUrl } from "@abas/test-support";
 
 import { AttestationClient } from "../client.js";
 import { LOCAL_PROGRAM_ID } from "../client-config.js";
 import { generateSecretKey } from "../keypair.js";
-import { closedPortUrl, recordFetches } from "./support/no-network.js";
+import { recordFetches } from "./support/no-network.js";
 
 const VALID_HASH = "a".repeat(64);
 
@@ -39,7 +40,7 @@ describe("input validation, before any network call", () => {
   const operatorKeypair = generateSecretKey();
 
   before(async () => {
-    rpcUrl = await closedPortUrl();
+    rpcUrl = await refusedUrl();
     fetches = recordFetches();
     client = new AttestationClient({ rpcUrl, agentKeypair: generateSecretKey() });
   });
@@ -295,7 +296,7 @@ describe("the same client with valid input", () => {
     const fetches = recordFetches();
     try {
       const client = new AttestationClient({
-        rpcUrl: await closedPortUrl(),
+        rpcUrl: await refusedUrl(),
         agentKeypair: generateSecretKey(),
       });
       // When a valid lookup is made, Then it fails as an RPC failure after one request

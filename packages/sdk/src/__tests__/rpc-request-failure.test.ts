@@ -10,11 +10,11 @@ import type { AddressInfo } from "node:net";
 import { after, before, describe, it } from "node:test";
 
 import { ABAS_RUNTIME__RPC_REQUEST_FAILED, ABAS_SDK__INVALID_CLIENT_CONFIG, isAbasError } from "@abas/errors";
+import { refusedUrl } from "@abas/test-support";
 
 import { AttestationClient } from "../client.js";
 import { generateSecretKey } from "../keypair.js";
 import { createTimedSolanaRpc } from "../rpc-transport.js";
-import { closedPortUrl } from "./support/no-network.js";
 
 async function failureOf(rpcUrl: string, requestTimeoutMs?: number) {
   const client = new AttestationClient({ rpcUrl, agentKeypair: generateSecretKey(), requestTimeoutMs });
@@ -103,7 +103,7 @@ describe("ABAS_RUNTIME__RPC_REQUEST_FAILED", () => {
   });
 
   it("says the connection was refused, and where", async () => {
-    const url = await closedPortUrl();
+    const url = await refusedUrl();
     const error = await failureOf(url);
     assert.equal(error.context.method, "getAccountInfo");
     assert.match(

@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
-import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, afterEach, before, beforeEach, describe, it } from "node:test";
@@ -18,6 +17,7 @@ import {
 import { IndexerStateKey } from "@abas/db";
 import { openTestDatabase, setIndexerState, testDatabaseTargets, type TestDatabase } from "@abas/db/testing";
 import { startLedger, type RunningLedger } from "@abas/ledger";
+import { refusedUrl } from "@abas/test-support";
 
 import type { AppOptions } from "../app.js";
 import { httpGet, startApiUnderTest, type ApiUnderTest } from "./support/api-under-test.js";
@@ -44,27 +44,6 @@ async function ledgerSlot(rpcUrl: string): Promise<number> {
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "getSlot" }),
   });
   return ((await response.json()) as { result: number }).result;
-}
-
-/**
- * A port that refuses connections: one below 1024, which no test's server is given (the system
- * hands out ports of its ephemeral range), so it stays refused. (A port just freed could be handed
- * to another test's server meanwhile, and answer.)
- */
-async function closedPortUrl(): Promise<string> {
-  // (from 1000: fetch refuses to connect to many lower ports, such as 1, 9 and 111)
-  for (let port = 1000; port < 1024; port++) {
-    const refused = await new Promise<boolean>((resolve) => {
-      const socket = connect(port, "127.0.0.1");
-      socket.once("connect", () => {
-        socket.destroy();
-        resolve(false);
-      });
-      socket.once("error", (error: NodeJS.ErrnoException) => resolve(error.code === "ECONNREFUSED"));
-    });
-    if (refused) return `http://127.0.0.1:${port}`;
-  }
-  throw new Error("every port from 1000 to 1023 answers on 127.0.0.1");
 }
 
 for (const target of testDatabaseTargets()) {
@@ -132,7 +111,7 @@ for (const target of testDatabaseTargets()) {
 
     it("is 503 naming ledger_unreachable when the RPC node does not answer", async () => {
       await indexerCaughtUp();
-      const { status, body } = await health({ rpcUrl: await closedPortUrl() });
+      const { status, body } = await health({ rpcUrl: await refusedUrl() });
       assert.equal(status, 503);
       assert.equal(body.status, "degraded");
       assert.deepEqual(body.causes, [
@@ -223,7 +202,7 @@ for (const target of testDatabaseTargets()) {
     });
 
     it("gives the ApiClient the report, healthy or not, without throwing", async () => {
-      api = await startApiUnderTest(database, { rpcUrl: await closedPortUrl() });
+      api = await startApiUnderTest(database, { rpcUrl: await refusedUrl() });
       const report = await api.client.health();
       assert.equal(report.status, "degraded");
       assert.deepEqual(
@@ -254,7 +233,7 @@ for (const target of testDatabaseTargets()) {
 
     it("is 200 while the ledger is down and the indexer never ran: shared dependencies do not pull a replica", async () => {
       // Given a replica whose ledger does not answer and whose indexer never ran
-      api = await startApiUnderTest(database, { rpcUrl: await closedPortUrl() });
+      api = await startApiUnderTest(database, { rpcUrl: await refusedUrl() });
       // When a load balancer asks health and readiness
       const health = await httpGet(`${api.baseUrl}/api/v1/health`);
       const ready = await httpGet(`${api.baseUrl}/api/v1/ready`);

@@ -1,0 +1,1 @@
+export { refusedPort, refusedUrl } from "./refused-port.js";
