@@ -308,8 +308,11 @@ const LISTED_FIELDS: ReadonlyArray<readonly [string, (value: unknown) => boolean
  * One receipt file's content, checked for its shape (`ABAS_SDK__RECEIPT_FILE_UNREADABLE` when it is
  * not JSON, not an object with a call (an object, or null) and a receipt, or its receipt lacks what
  * a listing needs); `file` names it in errors. Whether the receipt holds is `verifyReceiptFile`'s question.
+ * A leading byte order mark (an editor's, on saving) is not part of the JSON text and is skipped, as
+ * a browser's File.text() skips it: the same file reads the same on the web.
  */
-export function parseReceiptFile(text: string, file: string): ReceiptFileEntry {
+export function parseReceiptFile(fileText: string, file: string): ReceiptFileEntry {
+  const text = fileText.startsWith("\uFEFF") ? fileText.slice(1) : fileText;
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

@@ -90,8 +90,8 @@ export async function buildApp(options: AppOptions): Promise<AbasApp> {
     logger: loggerOptions(options.logLevel ?? "info", options.logStream),
     genReqId: requestIdOf,
     trustProxy: options.trustProxy ?? false,
-    // The API is GET-only, as its OpenAPI document says.
-    exposeHeadRoutes: false,
+    // Every GET route answers HEAD too (its headers alone); the OpenAPI document lists the GETs.
+    exposeHeadRoutes: true,
     // Reject unknown query parameters instead of silently dropping them (a typo must not widen a filter).
     ajv: { customOptions: { removeAdditional: false } },
     // While closing, requests on open connections are still served (server.ts drains first).

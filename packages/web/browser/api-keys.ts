@@ -48,7 +48,7 @@ export function startApiKeys(form: HTMLFormElement): void {
     const button = (event.target as Element).closest<HTMLButtonElement>("button[data-revoke]");
     if (button === null) return;
     const name = button.dataset.name ?? "this key";
-    if (!window.confirm(`Revoke "${name}"? Requests with it are refused from now on.`)) return;
+    if (!window.confirm(`Revoke "${name}"? Requests with it are refused within 2 seconds.`)) return;
     void (async () => {
       button.disabled = true;
       try {

@@ -33,6 +33,12 @@ export interface WebPluginOptions {
    * process, per minute; default 600 and 6,000. Each check costs the ledger a few requests.
    */
   readonly receiptChecksPerMinute?: PerMinute;
+  /**
+   * Receipt cards drawn (the share link's icon, a PNG of tens of milliseconds of CPU) per client
+   * address and per server process, per minute; default 120 and 1,200. A card already drawn is
+   * sent from memory and not counted.
+   */
+  readonly receiptCardsPerMinute?: PerMinute;
   /** How long a signed-in session lasts; default 12 hours. */
   readonly sessionTtlSeconds?: number;
   /** How long a sign-in nonce can be redeemed; default 5 minutes. */
@@ -57,6 +63,8 @@ export interface WebContext {
   readonly challengeLimits: RequestLimits;
   /** Receipt checks: each costs the ledger requests. */
   readonly receiptCheckLimits: RequestLimits;
+  /** Receipt cards drawn: each costs tens of milliseconds of CPU. */
+  readonly receiptCardLimits: RequestLimits;
 }
 
 /** One limit per client address and one for the server process. */
@@ -113,6 +121,7 @@ export function createWebContext(
     signingKey: parts.signingKey,
     challengeLimits: requestLimits(options.signInChallengesPerMinute ?? { perClient: 10, perServer: 600 }),
     receiptCheckLimits: requestLimits(options.receiptChecksPerMinute ?? { perClient: 600, perServer: 6_000 }),
+    receiptCardLimits: requestLimits(options.receiptCardsPerMinute ?? { perClient: 120, perServer: 1_200 }),
   };
 }
 
@@ -171,6 +180,22 @@ export class HttpError extends Error {
   ) {
     super(message);
   }
+}
+
+/** The `code` of a refusal the framework made itself (a malformed request, a body too large…). */
+const REFUSAL_CODES: Record<number, string> = {
+  400: "bad-request",
+  404: "not-found",
+  405: "method-not-allowed",
+  413: "body-too-large",
+  414: "url-too-long",
+  415: "unsupported-media-type",
+  429: "rate-limited",
+  431: "headers-too-large",
+};
+
+export function refusalCode(statusCode: number): string {
+  return REFUSAL_CODES[statusCode] ?? "refused";
 }
 
 /** An AbasError from the packages below (@abas/db): its message is written for the user. */

@@ -28,6 +28,7 @@ import {
   createWebContext,
   HttpError,
   originOf,
+  refusalCode,
   type WebContext,
   type WebPluginOptions,
 } from "./web-context.js";
@@ -77,6 +78,7 @@ function appErrorHandler(context: WebContext) {
     } else if (typeof error.statusCode === "number" && error.statusCode >= 400 && error.statusCode < 500) {
       statusCode = error.statusCode;
       message = error.message;
+      code = refusalCode(statusCode);
     } else {
       request.log.error({ err: error }, "web request failed");
     }
@@ -116,7 +118,7 @@ const appRoutes: FastifyPluginAsync<{ context: WebContext }> = async (app, { con
   app.setErrorHandler(appErrorHandler(context));
   app.setNotFoundHandler((request, reply) =>
     appErrorHandler(context)(
-      new HttpError(404, `There is no page at ${request.url.split("?")[0]}.`),
+      new HttpError(404, `There is no page at ${request.url.split("?")[0]}.`, "not-found"),
       request,
       reply,
     ),

@@ -219,6 +219,16 @@ describe("abas receipts", () => {
     );
   });
 
+  test("a receipt an editor saved with a byte order mark still verifies, as on the web's receipts page", async () => {
+    const folder = join(work, "with-bom");
+    cpSync(receiptsDir, folder, { recursive: true });
+    const [edited] = readdirSync(folder).sort();
+    writeFileSync(join(folder, edited!), `\uFEFF${readFileSync(join(folder, edited!), "utf8")}`);
+    const verified = await abas(["receipts", "verify", folder]);
+    assert.equal(verified.code, 0, verified.stderr);
+    assert.match(verified.stdout, /^3\/3 receipts valid$/m);
+  });
+
   test("a damaged receipt and a stray JSON file: ABAS_SDK__RECEIPT_FILE_UNREADABLE each, the rest still listed and verified", async () => {
     // Given a copy of the folder where one receipt was cut short, with an unrelated JSON file,
     // notes and a receipt still being written (the proxy writes aside, then renames) beside them

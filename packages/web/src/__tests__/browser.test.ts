@@ -97,6 +97,13 @@ describe("the web app in a browser", { skip: CHROMIUM_SKIP }, () => {
       const page = await openPage(`/app/attestations/${id}`);
       await assertVerified(page);
       await screenshot(page, name);
+      // A batch item's share link is that item's, not its whole batch transaction's
+      if (id.includes(":")) {
+        assert.equal(
+          await page.locator("[data-share-link]").inputValue(),
+          `${stack.origin}/api/actions/verify?id=${encodeURIComponent(id)}`,
+        );
+      }
       await page.context().close();
     }
     // And the batch's transaction lists its three items, its commitment verified
@@ -177,6 +184,13 @@ describe("the web app in a browser", { skip: CHROMIUM_SKIP }, () => {
     await result.waitFor();
     assert.match(await result.innerText(), /Not attested/);
     await screenshot(page, "verify-not-attested");
+
+    // A payload whose JSON has a repeated key: the page says why other programs may hash it otherwise
+    await page.locator("#input").fill('{"tool":"a","tool":"b"}');
+    await page.locator("form button[type=submit]").click();
+    const ambiguous = page.locator('[data-result="not-attested"] [data-note="payload-json-ambiguous"]');
+    await ambiguous.waitFor();
+    assert.match(await ambiguous.innerText(), /"tool"/);
     await page.context().close();
   });
 

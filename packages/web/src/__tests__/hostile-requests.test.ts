@@ -107,9 +107,46 @@ describe("a forged Host header without PUBLIC_URL", () => {
     const forged = await send(url, { headers: { host: "evil.example" } });
     assert.equal(forged.status, 421, forged.text);
     assert.doesNotMatch(forged.text, /evil\.example\/api/);
+    // The refusal is named and readable by a blink client: it carries the Actions headers too
+    assert.equal((JSON.parse(forged.text) as { code: string }).code, "unknown-host");
+    assert.equal(forged.headers["access-control-allow-origin"], "*");
+    assert.equal(forged.headers["x-action-version"], "2.4");
     const genuine = await send(url);
     const action = JSON.parse(genuine.text) as { icon: string };
     assert.ok(action.icon.startsWith(`${stack.origin}/api/actions/verify/card.png?`), action.icon);
+  });
+});
+
+describe("requests refused before their route", () => {
+  test("get a named code: an unknown page, a body of another type, a body too large", async () => {
+    const refusals: Array<[string, Parameters<typeof send>[1], number, string]> = [
+      ["/app/no-such-page", { headers: { accept: "application/json" }, method: "POST" }, 404, "not-found"],
+      [
+        "/app/verify",
+        { method: "POST", headers: { "content-type": "multipart/form-data; boundary=x" }, body: "--x--" },
+        415,
+        "unsupported-media-type",
+      ],
+      [
+        "/app/receipts/verify",
+        // (refused on its Content-Length, before a byte of it is read)
+        { method: "POST", headers: { "content-type": "application/json", "content-length": "13000000" } },
+        413,
+        "body-too-large",
+      ],
+    ];
+    for (const [path, options, status, code] of refusals) {
+      const reply = await send(`${stack.origin}${path}`, options);
+      assert.equal(reply.status, status, `${path}: ${reply.text}`);
+      assert.equal((JSON.parse(reply.text) as { code: string }).code, code, path);
+    }
+  });
+
+  test("HEAD of a page answers its headers without a body", async () => {
+    const reply = await send(`${stack.origin}/app`, { method: "HEAD" });
+    assert.equal(reply.status, 200);
+    assert.match(String(reply.headers["content-type"]), /^text\/html/);
+    assert.equal(reply.text, "");
   });
 });
 
@@ -148,7 +185,10 @@ describe("a flood of sign-in challenges", () => {
 
 /** The web app on a database of its own, with `limits`, answering `app.inject` only; closed after `use`. */
 async function withWebApp(
-  limits: Pick<WebPluginOptions, "signInChallengesPerMinute" | "receiptChecksPerMinute">,
+  limits: Pick<
+    WebPluginOptions,
+    "signInChallengesPerMinute" | "receiptChecksPerMinute" | "receiptCardsPerMinute"
+  >,
   use: (app: FastifyInstance, database: TestDatabase) => Promise<void>,
 ): Promise<void> {
   const database = await openTestDatabase("sqlite");
@@ -232,6 +272,44 @@ describe("a flood of receipt checks", () => {
       }
       // And an allowed check was answered: this file is not a receipt
       assert.equal(JSON.parse(replies[0]!.body).status, "failed");
+    });
+  });
+});
+
+describe("a flood of receipt cards", () => {
+  test("cards drawn past a client's allowance, and past the server's, get 429 with Retry-After; drawn ones are still sent", async () => {
+    // Given the web app allowing 2 cards drawn a minute per client and 3 per server
+    await withWebApp({ receiptCardsPerMinute: { perClient: 2, perServer: 3 } }, async (app) => {
+      // When clients ask for the cards of well-formed signatures no attestation has (each a new card)
+      const card = (n: number, remoteAddress: string) =>
+        app.inject({
+          method: "GET",
+          url: `/api/actions/verify/card.png?tx=${"5".repeat(86)}${n}`,
+          remoteAddress,
+        });
+      const replies = [
+        await card(2, "10.0.2.1"),
+        await card(3, "10.0.2.1"),
+        await card(4, "10.0.2.1"),
+        await card(5, "10.0.2.2"),
+        await card(6, "10.0.2.3"),
+      ];
+      // Then the first client's third card is refused without using the server's allowance, and
+      // the server's fourth card drawn is refused
+      assert.deepEqual(
+        replies.map((reply) => reply.statusCode),
+        [200, 200, 429, 200, 429],
+      );
+      for (const refused of [replies[2]!, replies[4]!]) {
+        assert.equal(JSON.parse(refused.body).code, "rate-limited");
+        assert.equal(refused.headers["access-control-allow-origin"], "*");
+        const retryAfter = Number(refused.headers["retry-after"]);
+        assert.ok(retryAfter >= 1 && retryAfter <= 60, `Retry-After ${retryAfter}`);
+      }
+      // And a card already drawn is sent again without counting
+      const again = await card(2, "10.0.2.1");
+      assert.equal(again.statusCode, 200);
+      assert.equal(again.headers["content-type"], "image/png");
     });
   });
 });

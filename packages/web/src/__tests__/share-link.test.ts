@@ -1,8 +1,9 @@
 /**
- * The share link as a blink client meets it: GET and OPTIONS of /api/actions/verify?tx=… answer an
+ * The share link as a blink client meets it: GET of /api/actions/verify?tx=… answers an
  * ActionGetResponse (checked at compile time against @solana/actions-spec and at run time field by
  * field) with the Actions CORS headers, X-Action-Version and the ledger's CAIP-2 id in
- * X-Blockchain-Ids; /actions.json maps the receipt pages to it; the icon is a PNG receipt card.
+ * X-Blockchain-Ids, refusals included, after a CORS preflight that always passes;
+ * /actions.json maps the receipt pages to it; the icon is a PNG receipt card.
  */
 import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -108,15 +109,44 @@ describe("the share link of an attestation", () => {
     assertActionHeaders(response.headers);
   });
 
-  test("OPTIONS answers the same Action with the same headers (CORS preflight)", async () => {
-    // When a client sends the preflight of the share link
-    const { response, body } = await getAction(`?tx=${stack.plain.txSignature}`, "OPTIONS");
+  test("the CORS preflight passes whatever the query and path, so a browser can read refusals too", async () => {
+    const unknown = "5".repeat(87);
+    for (const path of [
+      `/api/actions/verify?tx=${stack.plain.txSignature}`,
+      "/api/actions/verify?tx=not-a-signature",
+      "/api/actions/verify",
+      "/api/actions/verify/garbage",
+      `/api/actions/verify/card.png?tx=${unknown}`,
+      "/api/actions/nothing-here",
+      "/actions.json",
+    ]) {
+      // When a blink client in a browser on another origin asks with X-Accept-Action-Version,
+      // the browser first sends this preflight
+      const response = await fetch(`${stack.origin}${path}`, {
+        method: "OPTIONS",
+        headers: {
+          origin: "https://blink-client.example",
+          "access-control-request-method": "GET",
+          "access-control-request-headers": "x-accept-action-version",
+        },
+      });
 
-    // Then it passes CORS and carries the same Action
-    assert.equal(response.status, 200);
-    assertActionHeaders(response.headers);
-    assertActionGetResponse(body);
-    assert.equal(body.label, "Verified on the ledger");
+      // Then it passes: a 2xx status allowing any origin and that header
+      assert.equal(response.status, 204, path);
+      assertActionHeaders(response.headers);
+      assert.match(response.headers.get("access-control-allow-headers") ?? "", /X-Accept-Action-Version/);
+      assert.equal(await response.text(), "");
+    }
+  });
+
+  test("HEAD answers the headers of GET without a body", async () => {
+    for (const path of [`/api/actions/verify?tx=${stack.plain.txSignature}`, "/actions.json"]) {
+      const response = await fetch(`${stack.origin}${path}`, { method: "HEAD" });
+      assert.equal(response.status, 200, path);
+      assertActionHeaders(response.headers);
+      assert.match(response.headers.get("content-type") ?? "", /^application\/json/);
+      assert.equal(await response.text(), "");
+    }
   });
 
   test("a batch transaction is described as the batch it committed", async () => {
@@ -159,35 +189,72 @@ describe("the share link of an attestation", () => {
     assertActionHeaders(response.headers);
   });
 
-  test("a malformed signature is a 400 with a message", async () => {
-    for (const query of ["?tx=not-a-signature", "?tx=0OIl", "", `?tx=${"1".repeat(200)}`]) {
-      // When the link carries no valid signature
+  test("a malformed or missing reference is a 400 { message, code }, with the Actions headers", async () => {
+    for (const [query, code] of [
+      ["?tx=not-a-signature", "invalid-reference"],
+      ["?tx=0OIl", "invalid-reference"],
+      [`?tx=${"1".repeat(200)}`, "invalid-reference"],
+      [`?tx=${stack.plain.txSignature}&tx=${stack.plain.txSignature}`, "invalid-reference"],
+      [`?tx=${stack.plain.txSignature}&id=${stack.plain.attestationAddress}`, "invalid-reference"],
+      ["?id=not-an-id", "invalid-reference"],
+      ["", "missing-reference"],
+    ] as const) {
+      // When the link carries no valid reference
       const response = await fetch(`${stack.origin}/api/actions/verify${query}`);
 
-      // Then the answer is 400 { message }, still with the CORS headers
+      // Then the answer is 400 { message, code }, still with the Actions headers
       assert.equal(response.status, 400, query);
-      const body = (await response.json()) as { message?: unknown };
-      assert.deepEqual(Object.keys(body), ["message"]);
+      const body = (await response.json()) as { message?: unknown; code?: unknown };
+      assert.deepEqual(Object.keys(body), ["message", "code"], query);
       assert.equal(typeof body.message, "string");
-      assert.equal(response.headers.get("access-control-allow-origin"), "*");
+      assert.equal(body.code, code, query);
+      assertActionHeaders(response.headers);
+    }
+    const byPath = await fetch(`${stack.origin}/api/actions/verify/garbage`);
+    assert.equal(byPath.status, 400);
+    assert.equal(((await byPath.json()) as { code: string }).code, "invalid-reference");
+    assertActionHeaders(byPath.headers);
+  });
+
+  test("another method is a 405 naming the ones answered, another path a 404, both with the Actions headers", async () => {
+    for (const method of ["POST", "PUT", "DELETE"]) {
+      const response = await fetch(`${stack.origin}/api/actions/verify?tx=${stack.plain.txSignature}`, {
+        method,
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ account: stack.plain.agent }),
+      });
+      assert.equal(response.status, 405, method);
+      assert.equal(response.headers.get("allow"), "GET, HEAD, OPTIONS");
+      assertActionHeaders(response.headers);
+      assert.deepEqual(await response.json(), {
+        message: `This Action only describes a receipt: ${method} is not answered, GET is.`,
+        code: "method-not-allowed",
+      });
+    }
+    for (const method of ["GET", "POST"]) {
+      const response = await fetch(`${stack.origin}/api/actions/nothing-here?tx=1`, { method });
+      assert.equal(response.status, 404, method);
+      assertActionHeaders(response.headers);
+      assert.deepEqual(await response.json(), {
+        message: "There is no Action at /api/actions/nothing-here.",
+        code: "not-found",
+      });
     }
   });
 });
 
 describe("actions.json", () => {
-  test("maps the receipt pages to the Action API, with the Actions headers on GET and OPTIONS", async () => {
-    for (const method of ["GET", "OPTIONS"]) {
-      // When a blink client reads the site's actions.json
-      const response = await fetch(`${stack.origin}/actions.json`, { method });
+  test("maps the receipt pages to the Action API, with the Actions headers", async () => {
+    // When a blink client reads the site's actions.json
+    const response = await fetch(`${stack.origin}/actions.json`);
 
-      // Then its rules map /app/attestations/* to the verify Action
-      assert.equal(response.status, 200);
-      assertActionHeaders(response.headers);
-      const body = (await response.json()) as ActionsJson;
-      assert.ok(Array.isArray(body.rules));
-      const { rules } = body satisfies ActionsJson;
-      assert.deepEqual(rules[0], { pathPattern: "/app/attestations/*", apiPath: "/api/actions/verify/*" });
-    }
+    // Then its rules map /app/attestations/* to the verify Action
+    assert.equal(response.status, 200);
+    assertActionHeaders(response.headers);
+    const body = (await response.json()) as ActionsJson;
+    assert.ok(Array.isArray(body.rules));
+    const { rules } = body satisfies ActionsJson;
+    assert.deepEqual(rules[0], { pathPattern: "/app/attestations/*", apiPath: "/api/actions/verify/*" });
   });
 
   test("the mapped path answers the Action of that attestation", async () => {
@@ -234,6 +301,6 @@ describe("the receipt card", () => {
     assert.equal(png.width, 800);
     const malformed = await fetch(`${stack.origin}/api/actions/verify/card.png?tx=nope`);
     assert.equal(malformed.status, 400);
-    assert.equal(typeof ((await malformed.json()) as { message: unknown }).message, "string");
+    assert.equal(((await malformed.json()) as { code: unknown }).code, "invalid-reference");
   });
 });

@@ -6,7 +6,7 @@
  */
 import type { Database } from "@abas/db";
 import { ABAS_RUNTIME__RPC_REQUEST_FAILED, ERROR_CODE_RANGES, isAbasError } from "@abas/errors";
-import { findAndVerifyAction, type HashToTry, type VerifiedAttestation } from "@abas/sdk";
+import { findAndVerifyAction, type HashToTry, type LookupNote, type VerifiedAttestation } from "@abas/sdk";
 import type { Kysely } from "kysely";
 
 import { databaseAttestationIndex } from "./database-attestation-index.js";
@@ -40,6 +40,8 @@ export interface ActionLookup {
   readonly candidates: readonly HashToTry[];
   readonly matches: readonly ActionMatch[];
   readonly privacy: boolean;
+  /** What the lookup did not find or did not search, and why (the SDK's notes). */
+  readonly notes: readonly LookupNote[];
 }
 
 /** A question the page cannot answer: bad input (400), or a ledger that does not answer (503). */
@@ -127,6 +129,7 @@ export async function lookUpAction(
         verification: displayVerification(attestation, checkedAt),
       })),
       privacy: salt !== undefined,
+      notes: lookup.notes,
     };
   } catch (error) {
     if (

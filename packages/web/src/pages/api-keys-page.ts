@@ -90,8 +90,8 @@ export function signedInPage(options: { address: string; keys: readonly ApiKeyRe
         <h1>API keys</h1>
         <p class="lede">
           Signed in as <span class="mono break" data-signed-in-address>${options.address}</span>. Send a key
-          as <code>Authorization: Bearer &lt;key&gt;</code> to the REST API; revoked keys are refused from the
-          next request on.
+          as <code>Authorization: Bearer &lt;key&gt;</code> to the REST API; a revoked key is refused within 2
+          seconds (the API trusts a key it has checked for that long).
         </p>
       </div>
       <button type="button" class="secondary" data-sign-out>Sign out</button>

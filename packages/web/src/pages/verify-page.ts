@@ -90,6 +90,14 @@ function matchCard(match: ActionMatch): SafeHtml {
   </section>`;
 }
 
+/** The lookup's notes: what it did not find or did not search, and why. */
+function lookupNotes(lookup: ActionLookup): SafeHtml | null {
+  if (lookup.notes.length === 0) return null;
+  return html`<ul class="lookup-notes">
+    ${lookup.notes.map((entry) => html`<li data-note="${entry.kind}">${entry.message}</li>`)}
+  </ul>`;
+}
+
 function notFound(lookup: ActionLookup, indexedSlot: number | null): SafeHtml {
   return html`<section class="card" data-result="not-attested">
     <div class="verdict verdict-bad">
@@ -114,6 +122,7 @@ function notFound(lookup: ActionLookup, indexedSlot: number | null): SafeHtml {
             </dd>`,
       )}
     </dl>
+    ${lookupNotes(lookup)}
     <p class="muted last">
       A privacy-mode attestation can only be found with its receipt's salt. An action attested seconds ago may
       not be indexed yet: try again shortly.
@@ -140,5 +149,11 @@ export function verifyPage(options: {
     </div>
     ${form(options.form)}
     ${options.error === undefined ? null : html`<p class="notice error" role="alert">${options.error}</p>`}
-    ${lookup === undefined ? null : lookup.matches.length === 0 ? notFound(lookup, options.indexedSlot ?? null) : lookup.matches.map(matchCard)}`;
+    ${
+      lookup === undefined
+        ? null
+        : lookup.matches.length === 0
+          ? notFound(lookup, options.indexedSlot ?? null)
+          : html`${lookup.matches.map(matchCard)}${lookupNotes(lookup)}`
+    }`;
 }

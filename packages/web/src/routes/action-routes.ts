@@ -4,7 +4,9 @@
  * pages to) answer an ActionGetResponse describing the receipt and its verification status,
  * computed from the ledger; its icon is the receipt card `/api/actions/verify/card.png`.
  * The Action is informational: its button is disabled, its links open the Explorer and the
- * receipt page. Every answer carries the Actions CORS headers, X-Action-Version and X-Blockchain-Ids.
+ * receipt page. Every answer under /api/actions and of /actions.json, refusals included, carries the
+ * Actions CORS headers, X-Action-Version and X-Blockchain-Ids; a CORS preflight (OPTIONS) is always
+ * answered 204, so that a blink client in a browser can read even a refusal.
  */
 import { setTimeout as delay } from "node:timers/promises";
 
@@ -22,7 +24,7 @@ import { ACTION_SCHEMAS } from "../share/action-schemas.js";
 import { renderReceiptCard } from "../share/receipt-card.js";
 import { describeReceipt, describeUnknown, type ReceiptFacts } from "../share/receipt-facts.js";
 import { ACTION_PATH, CARD_PATH, cardUrl } from "../share/share-links.js";
-import { HttpError, originOf, type WebContext } from "../web-context.js";
+import { HttpError, originOf, refusalCode, takeAllowance, type WebContext } from "../web-context.js";
 
 interface Subject {
   readonly records: readonly IndexedAttestation[];
@@ -49,6 +51,7 @@ function referenceFrom(query: unknown): Reference {
       throw new HttpError(
         400,
         "Invalid tx: expected a base58 transaction signature (64 bytes, at most 88 characters).",
+        "invalid-reference",
       );
     }
     return { key: "tx", value: tx };
@@ -58,18 +61,30 @@ function referenceFrom(query: unknown): Reference {
       throw new HttpError(
         400,
         "Invalid id: expected an attestation id (an address or <batch address>:<index>).",
+        "invalid-reference",
       );
     }
     return { key: "id", value: id };
   }
-  if (tx !== undefined && id !== undefined) throw new HttpError(400, "Give either tx or id, not both.");
-  throw new HttpError(400, "Missing tx: call this link with ?tx=<transaction signature>.");
+  if (tx !== undefined && id !== undefined)
+    throw new HttpError(400, "Give either tx or id, not both.", "invalid-reference");
+  if (Array.isArray(tx) || Array.isArray(id))
+    throw new HttpError(400, "Give tx (or id) once.", "invalid-reference");
+  throw new HttpError(
+    400,
+    "Missing tx: call this link with ?tx=<transaction signature>.",
+    "missing-reference",
+  );
 }
 
 function referenceFromPath(id: string): Reference {
   if (isTransactionSignature(id)) return { key: "tx", value: id };
   if (isAttestationId(id)) return { key: "id", value: id };
-  throw new HttpError(400, "Invalid id: expected a transaction signature or an attestation id.");
+  throw new HttpError(
+    400,
+    "Invalid id: expected a transaction signature or an attestation id.",
+    "invalid-reference",
+  );
 }
 
 async function resolveSubject(
@@ -93,19 +108,47 @@ function factsOf(subject: Subject | undefined, reference: Reference): ReceiptFac
 /** Rendered cards by reference and check time: a verified card is the same until it is re-checked. */
 const MAX_CACHED_CARDS = 200;
 
+/**
+ * How long a card that does not say "verified" may be used again: its Cache-Control max-age, and
+ * for an unknown reference's "not found" card, how long this server sends the one it drew.
+ */
+const UNSETTLED_CARD_SECONDS = 10;
+
+/** The methods every Action path answers; the Action is informational, so it takes no POST. */
+const ACTION_METHODS = "GET, HEAD, OPTIONS";
+
 export const actionRoutes: FastifyPluginAsync<{ context: WebContext; cache: VerificationCache }> = async (
   app,
   { context, cache },
 ) => {
-  const cards = new Map<string, Buffer>();
-  const cardOf = (facts: ReceiptFacts, checkedAt: number, host: string, reference: Reference): Buffer => {
-    const key = `${reference.key}:${reference.value}:${facts.status}:${checkedAt}:${host}`;
-    let png = cards.get(key);
-    if (png === undefined) {
-      png = renderReceiptCard(facts, checkedAt, host);
-      cards.set(key, png);
-      if (cards.size > MAX_CACHED_CARDS) cards.delete(cards.keys().next().value!);
-    }
+  const cards = new Map<string, { readonly png: Promise<Buffer>; readonly drawnAt: number }>();
+  /**
+   * The card of `facts`, drawn once per reference, status and check (concurrent asks share the
+   * drawing); an unknown reference's is drawn again after UNSETTLED_CARD_SECONDS. A drawing takes
+   * one of the client's and the server's card allowances.
+   */
+  const cardOf = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    facts: ReceiptFacts,
+    subject: Subject | undefined,
+    reference: Reference,
+  ): Promise<Buffer> => {
+    const host = new URL(originOf(context, request)).host;
+    const now = Date.now();
+    const checkedAt = subject?.verification.checkedAt ?? now;
+    const key = `${reference.key}:${reference.value}:${facts.status}:${subject === undefined ? "unknown" : checkedAt}:${host}`;
+    const drawn = cards.get(key);
+    if (drawn !== undefined && (subject !== undefined || now - drawn.drawnAt < UNSETTLED_CARD_SECONDS * 1000))
+      return drawn.png;
+    takeAllowance(context.receiptCardLimits, request, reply, "receipt cards drawn");
+    const png = renderReceiptCard(facts, checkedAt, host);
+    cards.delete(key);
+    cards.set(key, { png, drawnAt: now });
+    png.catch(() => {
+      if (cards.get(key)?.png === png) cards.delete(key);
+    });
+    if (cards.size > MAX_CACHED_CARDS) cards.delete(cards.keys().next().value!);
     return png;
   };
 
@@ -119,9 +162,16 @@ export const actionRoutes: FastifyPluginAsync<{ context: WebContext; cache: Veri
   });
 
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    if (error instanceof HttpError) return reply.code(error.statusCode).send({ message: error.message });
+    // A refusal before this plugin's own hook (the site's Host check) still carries the headers.
+    if (!reply.hasHeader("x-action-version")) setActionHeaders(reply, undefined);
+    if (error instanceof HttpError) {
+      const { statusCode, message, code } = error;
+      return reply.code(statusCode).send(code === undefined ? { message } : { message, code });
+    }
     if (typeof error.statusCode === "number" && error.statusCode >= 400 && error.statusCode < 500) {
-      return reply.code(error.statusCode).send({ message: error.message });
+      return reply
+        .code(error.statusCode)
+        .send({ message: error.message, code: refusalCode(error.statusCode) });
     }
     request.log.error({ err: error }, "share link failed");
     return reply.code(500).send({ message: `The receipt could not be read (request ${request.id}).` });
@@ -175,10 +225,15 @@ export const actionRoutes: FastifyPluginAsync<{ context: WebContext; cache: Veri
     } satisfies ActionGetResponse;
   }
 
+  /** The CORS preflight's answer: the Actions headers (this plugin's hook sets them) and no body. */
+  const preflight = async (_request: FastifyRequest, reply: FastifyReply) =>
+    reply.code(204).header("allow", ACTION_METHODS).send();
+
   /**
-   * GET with its OpenAPI description, and OPTIONS (the CORS preflight the Actions specification
-   * asks for) with the same answer, left out of the document. The schemas only document: the
-   * handlers check their parameters, and answers are plain JSON.
+   * GET with its OpenAPI description (and HEAD, as every GET route); OPTIONS, the CORS preflight the Actions specification
+   * asks for, answered by the headers alone whatever the query (a preflight that failed would keep
+   * a browser from reading the answer, refusals included); every other method 405. The schemas
+   * only document: the handlers check their parameters, and answers are plain JSON.
    */
   function actionRoute<Params = unknown>(
     url: string,
@@ -189,8 +244,22 @@ export const actionRoutes: FastifyPluginAsync<{ context: WebContext; cache: Veri
       validatorCompiler: () => () => true,
       serializerCompiler: () => (data: unknown) => JSON.stringify(data),
     };
+    const hidden = { hide: true } as FastifySchema;
     app.get<{ Params: Params }>(url, { ...options, schema }, handler);
-    app.options<{ Params: Params }>(url, { ...options, schema: { hide: true } as FastifySchema }, handler);
+    app.options(url, { schema: hidden }, preflight);
+    app.route({
+      method: ["POST", "PUT", "PATCH", "DELETE"],
+      url,
+      schema: hidden,
+      handler: async (request, reply) => {
+        void reply.header("allow", ACTION_METHODS);
+        throw new HttpError(
+          405,
+          `This Action only describes a receipt: ${request.method} is not answered, GET is.`,
+          "method-not-allowed",
+        );
+      },
+    });
   }
 
   actionRoute(ACTION_PATH, ACTION_SCHEMAS.verifyByQuery, async (request, reply) =>
@@ -201,15 +270,14 @@ export const actionRoutes: FastifyPluginAsync<{ context: WebContext; cache: Veri
     const reference = referenceFrom(request.query);
     const subject = await resolveSubject(context, cache, reference);
     const facts = factsOf(subject, reference);
-    const host = new URL(originOf(context, request)).host;
-    // An unknown reference's card says "not found" at the time of asking: not worth keeping.
-    const png =
-      subject === undefined
-        ? renderReceiptCard(facts, Date.now(), host)
-        : cardOf(facts, subject.verification.checkedAt, host, reference);
+    // An unknown reference's card says "not found" at the time of asking.
+    const png = await cardOf(request, reply, facts, subject, reference);
     return reply
       .type("image/png")
-      .header("cache-control", `public, max-age=${facts.status === "verified" ? 300 : 10}`)
+      .header(
+        "cache-control",
+        `public, max-age=${facts.status === "verified" ? 300 : UNSETTLED_CARD_SECONDS}`,
+      )
       .send(png);
   });
 
@@ -229,4 +297,15 @@ export const actionRoutes: FastifyPluginAsync<{ context: WebContext; cache: Veri
         ],
       }) satisfies ActionsJson,
   );
+
+  // Any other path under /api/actions: a refusal a blink client can read, not the REST API's 404.
+  app.options("/api/actions/*", { schema: ACTION_SCHEMAS.noAction }, preflight);
+  app.route({
+    method: ["GET", "POST", "PUT", "PATCH", "DELETE"],
+    url: "/api/actions/*",
+    schema: ACTION_SCHEMAS.noAction,
+    handler: async (request) => {
+      throw new HttpError(404, `There is no Action at ${request.url.split("?")[0]}.`, "not-found");
+    },
+  });
 };

@@ -132,13 +132,14 @@ export const pageRoutes: FastifyPluginAsync<{ context: WebContext }> = async (ap
     const record = lookup.data[0]!;
     const verification = await verifyIndexedAttestation(record, context.ledger);
     const origin = originOf(context, request);
-    const action = actionUrl(origin, record.txSignature);
     const wholeBatch = lookup.matchedBy === "txSignature" && record.batch !== null;
-    const share = {
-      actionUrl: action,
-      blinkUrl: blinkUrl(action),
-      cardUrl: isTransactionSignature(id) ? cardUrl(origin, "tx", id) : cardUrl(origin, "id", record.id),
-    };
+    // The page's own subject: a transaction (a single attestation's, or a whole batch) or one batch item.
+    const [key, value] =
+      isTransactionSignature(id) || record.batch === null
+        ? (["tx", record.txSignature] as const)
+        : (["id", record.id] as const);
+    const action = actionUrl(origin, key, value);
+    const share = { actionUrl: action, blinkUrl: blinkUrl(action), cardUrl: cardUrl(origin, key, value) };
     if (wholeBatch) {
       return sendPage(reply, {
         title: "Batch transaction",

@@ -6,8 +6,15 @@
 const ActionError = {
   type: "object",
   required: ["message"],
-  properties: { message: { type: "string", description: "What is wrong, for the person using the link" } },
-  description: "An Actions error (ActionError of the Solana Actions specification)",
+  properties: {
+    message: { type: "string", description: "What is wrong, for the person using the link" },
+    code: {
+      type: "string",
+      description:
+        "On a refusal, what was refused: invalid-reference, missing-reference, rate-limited (the card), unknown-host",
+    },
+  },
+  description: "An Actions error (ActionError of the Solana Actions specification), with a code on refusals",
 } as const;
 
 const LinkedAction = {
@@ -108,6 +115,10 @@ export const ACTION_SCHEMAS = {
         content: { "image/png": { schema: { type: "string", format: "binary" } } },
       },
       ...ERRORS,
+      429: json(
+        ActionError,
+        "Too many cards drawn for this client or this server: Retry-After says when to ask again",
+      ),
     },
   },
   actionsJson: {
@@ -117,4 +128,6 @@ export const ACTION_SCHEMAS = {
     security: PUBLIC,
     response: { 200: json(ActionsJson, "The rules"), 500: ERRORS[500] },
   },
+  /** Paths under /api/actions that hold no Action: refused, and left out of the document. */
+  noAction: { hide: true },
 } as const;

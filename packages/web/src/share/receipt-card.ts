@@ -4,7 +4,7 @@
  */
 import { existsSync } from "node:fs";
 
-import { Resvg } from "@resvg/resvg-js";
+import { renderAsync } from "@resvg/resvg-js";
 
 import { formatUtc } from "../html/format.js";
 import type { ReceiptFacts, ShareStatus } from "./receipt-facts.js";
@@ -88,13 +88,18 @@ export function buildReceiptCardSvg(facts: ReceiptFacts, checkedAt: number, host
 </svg>`;
 }
 
-export function renderReceiptCard(facts: ReceiptFacts, checkedAt: number, host: string): Buffer {
+/** The card as PNG bytes, drawn on libuv's thread pool: the server's thread goes on meanwhile. */
+export async function renderReceiptCard(
+  facts: ReceiptFacts,
+  checkedAt: number,
+  host: string,
+): Promise<Buffer> {
   const svg = buildReceiptCardSvg(facts, checkedAt, host);
-  const resvg = new Resvg(svg, {
+  const image = await renderAsync(svg, {
     fitTo: { mode: "width", value: CARD_SIZE },
     font: HAS_DEJAVU
       ? { fontFiles: FONT_FILES, loadSystemFonts: false, defaultFontFamily: SANS }
       : { loadSystemFonts: true, defaultFontFamily: SANS },
   });
-  return resvg.render().asPng();
+  return image.asPng();
 }

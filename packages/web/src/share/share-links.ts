@@ -2,8 +2,9 @@
 export const ACTION_PATH = "/api/actions/verify";
 export const CARD_PATH = "/api/actions/verify/card.png";
 
-export function actionUrl(origin: string, txSignature: string): string {
-  return `${origin}${ACTION_PATH}?tx=${encodeURIComponent(txSignature)}`;
+/** `key` is `tx` for a transaction signature, `id` for an attestation id (a batch item's, say). */
+export function actionUrl(origin: string, key: "tx" | "id", value: string): string {
+  return `${origin}${ACTION_PATH}?${key}=${encodeURIComponent(value)}`;
 }
 
 /** A blink: dial.to renders any Action URL given as `solana-action:<url>`. */
