@@ -67,6 +67,16 @@ for (const target of testDatabaseTargets()) {
       }
     });
 
+    it("answers HEAD on each GET route with its headers alone, as HTTP asks, without documenting it", async () => {
+      const head = await fetch(`${api.baseUrl}/api/v1/ping`, { method: "HEAD" });
+      assert.equal(head.status, 200);
+      assert.match(head.headers.get("content-type") ?? "", /^application\/json/);
+      assert.equal(await head.text(), "");
+      const keyless = await fetch(`${api.baseUrl}/api/v1/attestations`, { method: "HEAD" });
+      assert.equal(keyless.status, 401);
+      assert.equal(await keyless.text(), "");
+    });
+
     it("marks which routes need a key", () => {
       for (const [path, expected] of Object.entries(ROUTES)) {
         const security = document.paths[path]!.get!.security;
