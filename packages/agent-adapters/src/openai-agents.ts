@@ -34,7 +34,7 @@ type ExecuteFunction = (input: unknown, context?: unknown, details?: ToolCallDet
 const NOT_RECORDED_CODES = [ABAS_SDK__TOOL_CALL_NOT_RECORDED, ABAS_SDK__TOOL_RESULT_NOT_JSON] as const;
 
 /**
- * What the model reads when a tool fails, for a tool without an `errorFunction` of its own: the
+ * What the model reads when a tool fails, for a tool without an `errorFunction` or an `outputSchema` of its own: the
  * SDK's default text, except for a call the adapter refused or could not record, which the model
  * reads by its message (whether the tool ran, and why its result is withheld) rather than "Please
  * try again", which would have a tool that already acted run again.
@@ -54,7 +54,10 @@ export function abasTool(attestor: Attestor, options: AdapterOptions = {}): type
       ...toolOptions,
       // tool() names a tool without a name after its execute function: the original's, not this wrapper's.
       name: toolOptions.name || execute.name,
-      ...(toolOptions.errorFunction === undefined ? { errorFunction: toolErrorMessage } : {}),
+      // (a tool with an outputSchema fails the run instead, as tool() makes it: left as it is)
+      ...(toolOptions.errorFunction === undefined && toolOptions.outputSchema === undefined
+        ? { errorFunction: toolErrorMessage }
+        : {}),
       execute: (input: unknown, context?: unknown, details?: ToolCallDetails) =>
         recorder.runTool(
           { kind: TOOL_CALL_KIND, tool: created.name, input, callId: details?.toolCall?.callId },

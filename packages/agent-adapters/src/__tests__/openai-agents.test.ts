@@ -273,6 +273,37 @@ describe("abasTool (@openai/agents)", () => {
     assert.equal(entries.length, 2);
   });
 
+  it("leaves a tool with an outputSchema failing the run with its own error, as tool() makes it", async () => {
+    const failing = (makeTool: typeof tool) =>
+      makeTool({
+        name: "weather",
+        description: "The weather in a city",
+        parameters: z.object({ city: z.string() }),
+        outputSchema: z.object({ forecast: z.string() }),
+        execute: async () => {
+          throw new Error("db down");
+        },
+      });
+    const failure = async (makeTool: typeof tool) => {
+      const agent = new Agent({
+        name: "assistant",
+        instructions: "Help.",
+        model: scriptedAgentsModel(),
+        tools: [failing(makeTool), agentTools(makeTool)[1]!],
+      });
+      try {
+        await new Runner().run(agent, "What is the weather in Lisbon?");
+      } catch (error) {
+        return error as Error;
+      }
+      return assert.fail("the run fails");
+    };
+    const plain = await failure(tool);
+    const recorded = await failure(abasTool(attestor));
+    assert.equal(recorded.name, plain.name);
+    assert.match(recorded.message, /db down/);
+  });
+
   it("names bad input", () => {
     const code = (run: () => unknown): number | undefined => {
       try {
