@@ -2,13 +2,13 @@
  * A queue folder the proxy holds: the attestor that owns it and the calls journal beside it, each
  * receipt saved with its call in the receipts folder.
  */
-import { lstatSync, mkdirSync } from "node:fs";
+import { lstatSync } from "node:fs";
 import { join } from "node:path";
 
 import { ABAS_SDK__ATTESTOR_QUEUE_UNAVAILABLE, AbasError } from "@abas/errors";
 
 import type { BatchItemReceipt, loadKeypair } from "@abas/sdk";
-import { Attestor, queuedActionHashes } from "@abas/sdk/attestor";
+import { Attestor, makeFolders, queuedActionHashes } from "@abas/sdk/attestor";
 
 import { CALLS_FILE_NAME, CallJournal } from "./call-journal.js";
 import type { ProxyConfig } from "./proxy-config.js";
@@ -75,12 +75,21 @@ function callsJournalFailure(queueDir: string, error: unknown): AbasError {
 export async function openProxyQueue(queueDir: string, settings: ProxyQueueSettings): Promise<ProxyQueue> {
   const { config, log } = settings;
   try {
-    mkdirSync(queueDir, { recursive: true, mode: 0o700 });
+    makeFolders(queueDir);
   } catch {
     // Attestor.open tries again, and names the failure (ABAS_SDK__ATTESTOR_QUEUE_UNAVAILABLE).
   }
+  const folder = lstatSync(queueDir, { throwIfNoEntry: false });
+  if (folder !== undefined && !folder.isDirectory()) {
+    throw new AbasError(ABAS_SDK__ATTESTOR_QUEUE_UNAVAILABLE, { queueDir, reason: "it is not a folder" });
+  }
   // Checked before the attestor resumes the queue, whose receipts could not be saved without it.
-  const callsFile = lstatSync(join(queueDir, CALLS_FILE_NAME), { throwIfNoEntry: false });
+  let callsFile: ReturnType<typeof lstatSync>;
+  try {
+    callsFile = lstatSync(join(queueDir, CALLS_FILE_NAME), { throwIfNoEntry: false });
+  } catch (error) {
+    throw callsJournalFailure(queueDir, error);
+  }
   if (callsFile !== undefined && !callsFile.isFile()) {
     throw callsJournalFailure(queueDir, new Error(`${CALLS_FILE_NAME} is not a file`));
   }

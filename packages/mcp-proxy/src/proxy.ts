@@ -4,7 +4,7 @@
  * response reaches the host.
  */
 import { spawn } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { lstatSync } from "node:fs";
 import { dirname } from "node:path";
 import type { Readable, Writable } from "node:stream";
 
@@ -13,6 +13,7 @@ import {
   ABAS_SDK__ATTESTOR_QUEUE_CORRUPT,
   ABAS_SDK__ATTESTOR_QUEUE_LOCKED,
   ABAS_SDK__ATTESTOR_QUEUE_UNAVAILABLE,
+  ABAS_SDK__INVALID_PROXY_CONFIG,
   ABAS_SDK__MCP_SERVER_NOT_STARTED,
   ABAS_SDK__TOOL_CALL_NOT_RECORDED,
   AbasError,
@@ -20,13 +21,13 @@ import {
   isAbasError,
 } from "@abas/errors";
 import { canonicalize, hashActionNow, loadKeypair } from "@abas/sdk";
-import { syncDirectory } from "@abas/sdk/attestor";
+import { makeFolders, syncDirectory } from "@abas/sdk/attestor";
 
 import { describeError } from "./describe-error.js";
 import { sendLeftBehind } from "./left-behind.js";
-import { arrayElementRanges, MessageLines } from "./message-lines.js";
+import { arrayElementRanges, MessageLines, parseElements } from "./message-lines.js";
 import { ledgerAddressForLog } from "./ledger-address.js";
-import { ledgerProblem } from "./ledger-probe.js";
+import { agentProblem, ledgerProblem } from "./ledger-probe.js";
 import { proxyFolders, type ProxyConfig } from "./proxy-config.js";
 import { openProxyQueue, type ProxyQueue, type ProxyQueueSettings } from "./proxy-queue.js";
 import { removeAbandonedAsideFiles } from "./receipts-folder.js";
@@ -68,6 +69,35 @@ function notRecordedResponse(call: ToolCallAction, error: unknown): Record<strin
   };
 }
 
+/** A line of whitespace only: no message, forwarded as it is. */
+function isBlank(line: Buffer): boolean {
+  return line.every((byte) => byte === 0x20 || byte === 0x09 || byte === 0x0d || byte === 0x0a);
+}
+
+/**
+ * What the host gets instead of forwarding a line that is not JSON: JSON-RPC's parse error (id
+ * null: the line's own id cannot be read for sure), naming `ABAS_SDK__TOOL_CALL_NOT_RECORDED`.
+ */
+function unreadableLineResponse(): Buffer {
+  const named = new AbasError(ABAS_SDK__TOOL_CALL_NOT_RECORDED, {
+    tool: "(in a line that is not JSON)",
+    reason: "abas-mcp-proxy forwards JSON messages only, so the server did not get this line",
+  });
+  const response = {
+    jsonrpc: "2.0",
+    id: null,
+    error: {
+      code: -32700,
+      message: named.message,
+      data: {
+        code: ABAS_SDK__TOOL_CALL_NOT_RECORDED,
+        codeName: getAbasErrorCodeName(ABAS_SDK__TOOL_CALL_NOT_RECORDED),
+      },
+    },
+  };
+  return Buffer.from(`${JSON.stringify(response)}\n`);
+}
+
 /**
  * The server's line with the responses of the calls that could not be recorded (by their index in
  * the line) replaced by errors: in a batch, those elements only, the others' bytes as the server
@@ -86,6 +116,24 @@ function withNotRecorded(line: Buffer, failures: ReadonlyMap<number, Record<stri
   });
   pieces.push(line.subarray(copied));
   return Buffer.concat(pieces);
+}
+
+/**
+ * Makes the receipts folder if it is missing (returns the first folder made); one that cannot be
+ * made or is not a folder is `ABAS_SDK__INVALID_PROXY_CONFIG` naming the setting.
+ */
+function openReceiptsFolder(receiptsDir: string): string | undefined {
+  let reason: string | undefined;
+  try {
+    const created = makeFolders(receiptsDir);
+    if (lstatSync(receiptsDir).isDirectory()) return created;
+    reason = "it is not a folder";
+  } catch (error) {
+    reason = describeError(error);
+  }
+  throw new AbasError(ABAS_SDK__INVALID_PROXY_CONFIG, {
+    problems: `--receipts-dir (ABAS_RECEIPTS_DIR) ${receiptsDir} cannot be used: ${reason}`,
+  });
 }
 
 /** The failures that concern one queue folder: the proxy takes the next default folder instead. */
@@ -125,7 +173,7 @@ export async function runProxy(config: ProxyConfig, streams: ProxyStreams): Prom
     loadKeypair(config.operatorKeypair, "--operator-keypair (ABAS_OPERATOR_KEYPAIR)"),
   ]);
   const { queueDirs, receiptsDir } = proxyFolders(agent.address, config);
-  const created = mkdirSync(receiptsDir, { recursive: true, mode: 0o700 });
+  const created = openReceiptsFolder(receiptsDir);
   if (config.durability === "fsync") {
     // The receipts folder (and the folders made for it) must outlive a power loss too: each is
     // flushed in its parent. A file system that cannot flush a folder stops the proxy here, not
@@ -142,12 +190,15 @@ export async function runProxy(config: ProxyConfig, streams: ProxyStreams): Prom
   const { queueDir, attestor, calls } = own;
   const ledger = ledgerAddressForLog(config.rpcUrl);
   log(`agent ${agent.address}, ledger ${ledger}, queue ${queueDir}, receipts ${receiptsDir}`);
-  void ledgerProblem(config.rpcUrl).then((problem) => {
+  void ledgerProblem(config.rpcUrl).then(async (problem) => {
     if (problem !== undefined) {
       log(
         `the ledger at ${ledger} does not answer (${problem}): tool calls are kept in ${queueDir} and sent once it does; check --rpc-url (ABAS_RPC_URL)`,
       );
+      return;
     }
+    const unknownAgent = await agentProblem(config.rpcUrl, config.programId, agent);
+    if (unknownAgent !== undefined) log(unknownAgent);
   });
 
   const leftBehind = sendLeftBehind(
@@ -198,48 +249,6 @@ export async function runProxy(config: ProxyConfig, streams: ProxyStreams): Prom
     server.once("close", (code, signal) => resolve({ code, signal }));
   });
 
-  // Host -> server: every line as it came.
-  const fromHost = new MessageLines();
-  const noteFromHost = (line: Buffer): void => {
-    try {
-      tracker.fromHost(line);
-    } catch (error) {
-      log(
-        `a message from the host could not be read for recording (${describeError(error)}): forwarded as it came`,
-      );
-    }
-  };
-  streams.input.on("data", (chunk: Buffer) => {
-    for (const line of fromHost.push(chunk)) {
-      noteFromHost(line);
-      if (!server.stdin.write(line)) streams.input.pause();
-    }
-  });
-  server.stdin.on("drain", () => streams.input.resume());
-  server.stdin.on("error", () => {}); // the server exited first: its exit is what counts
-  streams.input.once("end", () => {
-    const rest = fromHost.rest();
-    if (rest !== undefined) {
-      noteFromHost(rest);
-      server.stdin.write(rest);
-    }
-    server.stdin.end();
-    setTimeout(() => server.kill("SIGTERM"), SERVER_EXIT_GRACE_MS).unref();
-  });
-
-  // Server -> host: a response that completes a tools/call is recorded first, then forwarded.
-  const recorded = (line: Buffer): Buffer => {
-    const failures = new Map<number, Record<string, unknown>>();
-    for (const { action, index } of tracker.fromServer(line)) {
-      try {
-        record(action);
-      } catch (error) {
-        log(`tool ${action.tool}: not recorded: ${describeError(error)}`);
-        failures.set(index, notRecordedResponse(action, error));
-      }
-    }
-    return failures.size === 0 ? line : withNotRecorded(line, failures);
-  };
   // Settled once the last bytes written to the host have left the process (callbacks of a stream's
   // writes run in order) or the host has gone: the proxy exits only then, since the bytes a pipe
   // has not taken yet are lost with the process.
@@ -248,6 +257,57 @@ export async function runProxy(config: ProxyConfig, streams: ProxyStreams): Prom
     let written!: boolean;
     forwarded = new Promise((settled) => (written = streams.output.write(bytes, () => settled())));
     return written;
+  };
+
+  // Host -> server: every line as it came, but a line that is not JSON (a call in it could not be
+  // recorded, and a server may read it all the same: NaN, say), which the host gets an error for.
+  const fromHost = new MessageLines();
+  const noteFromHost = (line: Buffer): boolean => {
+    if (isBlank(line)) return true;
+    if (parseElements(line) === undefined) {
+      log(
+        `a line from the host is not JSON (${line.length} bytes): not forwarded, the host gets a parse error`,
+      );
+      forward(unreadableLineResponse());
+      return false;
+    }
+    try {
+      tracker.fromHost(line);
+    } catch (error) {
+      log(
+        `a message from the host could not be read for recording (${describeError(error)}): forwarded as it came`,
+      );
+    }
+    return true;
+  };
+  streams.input.on("data", (chunk: Buffer) => {
+    for (const line of fromHost.push(chunk)) {
+      if (noteFromHost(line) && !server.stdin.write(line)) streams.input.pause();
+    }
+  });
+  server.stdin.on("drain", () => streams.input.resume());
+  server.stdin.on("error", () => {}); // the server exited first: its exit is what counts
+  streams.input.once("end", () => {
+    const rest = fromHost.rest();
+    if (rest !== undefined && noteFromHost(rest)) server.stdin.write(rest);
+    server.stdin.end();
+    setTimeout(() => server.kill("SIGTERM"), SERVER_EXIT_GRACE_MS).unref();
+  });
+
+  // Server -> host: a response that completes a tools/call is recorded first, then forwarded.
+  const recorded = (line: Buffer): Buffer => {
+    const failures = new Map<number, Record<string, unknown>>();
+    for (const { action, index, unrecordable } of tracker.fromServer(line)) {
+      try {
+        if (unrecordable !== undefined)
+          throw new Error(`the server's response is not JSON-RPC 2.0: ${unrecordable}`);
+        record(action);
+      } catch (error) {
+        log(`tool ${action.tool}: not recorded: ${describeError(error)}`);
+        failures.set(index, notRecordedResponse(action, error));
+      }
+    }
+    return failures.size === 0 ? line : withNotRecorded(line, failures);
   };
   const fromServer = new MessageLines();
   server.stdout.on("data", (chunk: Buffer) => {

@@ -12,8 +12,11 @@ export type { RecordedToolCall };
 /** A tool call as the proxy records it: `result` is the JSON-RPC result (which may say `isError: true`), `error` the JSON-RPC error, `callId` the request's id. */
 export type ToolCallAction = RecordedToolCall & Readonly<{ kind: "mcp/tools/call"; callId: string | number }>;
 
-/** A recorded call and the index of its response in the server's line. */
-export type CompletedCall = Readonly<{ action: ToolCallAction; index: number }>;
+/**
+ * A completed call and the index of its response in the server's line; `unrecordable` says why a
+ * response the host would not take as an answer (not JSON-RPC 2.0) is not recorded.
+ */
+export type CompletedCall = Readonly<{ action: ToolCallAction; index: number; unrecordable?: string }>;
 
 type PendingCall = { id: string | number; tool: string; arguments: unknown; startedAt: string };
 
@@ -24,6 +27,30 @@ export const MAX_CANCELLED_CALLS = 1_000;
 
 const idKey = (id: unknown): string | undefined =>
   typeof id === "string" || typeof id === "number" ? JSON.stringify(id) : undefined;
+
+/**
+ * The other spelling of an id as hosts read it: the official client matches a response to its
+ * request by `Number(id)`, so it takes `"1"` as the answer to its call 1. A response whose id
+ * matches no call is paired through it (a server that answers `1` with `"1"` is recorded).
+ */
+function otherSpelling(id: unknown): string | undefined {
+  if (typeof id === "number") return JSON.stringify(String(id));
+  if (typeof id !== "string" || id.trim() === "") return undefined;
+  const spelled = Number(id);
+  return Number.isFinite(spelled) ? JSON.stringify(spelled) : undefined;
+}
+
+const RESPONSE_MEMBERS = new Set(["jsonrpc", "id", "result", "error"]);
+
+/** Why a response is not one a JSON-RPC 2.0 host takes (the official client drops it), if it is not. */
+function notJsonRpcResponse(message: Record<string, unknown>): string | undefined {
+  if (message.jsonrpc !== "2.0")
+    return `its "jsonrpc" is ${JSON.stringify(message.jsonrpc) ?? "missing"}, not "2.0"`;
+  const other = Object.keys(message).find((member) => !RESPONSE_MEMBERS.has(member));
+  return other === undefined
+    ? undefined
+    : `it has a member ${JSON.stringify(other)} beside jsonrpc, id, result and error`;
+}
 
 /** Calls by id, oldest first; an id the host reused while its first call was open holds both, in order. */
 class CallsById {
@@ -142,7 +169,7 @@ export class ToolCallTracker {
       const message = element as Record<string, unknown>;
       const key = idKey(message.id);
       if (key === undefined || "method" in message) return; // a request of the server's own
-      const call = this.#pending.take(key) ?? this.#cancelled.take(key);
+      const call = this.#take(key) ?? this.#takeOtherSpelling(message.id);
       if (call === undefined) return;
       const action: ToolCallAction = {
         kind: "mcp/tools/call",
@@ -156,9 +183,23 @@ export class ToolCallTracker {
         endedAt: now.toISOString(),
         callId: call.id,
       };
-      completed.push({ action, index });
+      const unrecordable = notJsonRpcResponse(message);
+      completed.push(unrecordable === undefined ? { action, index } : { action, index, unrecordable });
     });
     return completed;
+  }
+
+  #take(key: string | undefined): PendingCall | undefined {
+    return key === undefined ? undefined : (this.#pending.take(key) ?? this.#cancelled.take(key));
+  }
+
+  #takeOtherSpelling(id: unknown): PendingCall | undefined {
+    const call = this.#take(otherSpelling(id));
+    if (call !== undefined)
+      this.#warn(
+        `the server answered the tools/call with id ${JSON.stringify(call.id)} under the id ${JSON.stringify(id)}: recorded as its answer, as hosts read it`,
+      );
+    return call;
   }
 
   /** Calls waiting for their responses (cancelled ones not counted). */

@@ -196,6 +196,37 @@ describe("abas-mcp-proxy in front of real MCP servers", () => {
     for (const entry of entries) await verifyReceiptFile(entry, { rpcUrl: setup.rpcUrl });
   });
 
+  it("says at start when the agent is not registered with the program at --program-id (a wrong program id), and forwards all the same", async () => {
+    const proxy = startProxy(
+      [...proxyOptions(setup, folders()), "--program-id", "11111111111111111111111111111111"],
+      [process.execPath, "-e", "process.stdin.pipe(process.stdout)"],
+    );
+    for (let waited = 0; !/is not registered/.test(proxy.stderr()); waited += 20) {
+      assert.ok(waited < 10_000, proxy.stderr());
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    assert.match(
+      proxy.stderr(),
+      new RegExp(
+        `the agent ${setup.agentAddress} is not registered with the ABAS program 11111111111111111111111111111111 on this ledger: .*check --program-id \\(ABAS_PROGRAM_ID\\)`,
+      ),
+    );
+    proxy.child.stdin.end('{"jsonrpc":"2.0","id":1,"method":"ping"}\n');
+    assert.equal((await proxy.exited).code, 0);
+    assert.match(proxy.stdout(), /"method":"ping"/);
+  });
+
+  it("says nothing of the kind for the registered agent", async () => {
+    const proxy = startProxy(proxyOptions(setup, folders()), [
+      process.execPath,
+      "-e",
+      "setTimeout(() => {}, 1500)",
+    ]);
+    proxy.child.stdin.end();
+    assert.equal((await proxy.exited).code, 0);
+    assert.doesNotMatch(proxy.stderr(), /not registered|does not answer/);
+  });
+
   it("forwards the bytes of every message unchanged, both ways", async () => {
     // Given tee on each side of the proxy: what the host sends and receives, what the server receives and sends
     const dirs = folders();

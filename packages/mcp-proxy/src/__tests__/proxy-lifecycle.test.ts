@@ -245,6 +245,104 @@ describe("abas-mcp-proxy as a process", () => {
     }
   });
 
+  it("withholds a response no JSON-RPC 2.0 host would take, which it cannot record as an answer: ABAS_SDK__TOOL_CALL_NOT_RECORDED", async () => {
+    // Given a server that answers as JSON-RPC 1.0, then with a member beside its result
+    const oldServer = `
+      const answers = ['{"jsonrpc":"1.0","id":ID,"result":{"content":[]}}', '{"jsonrpc":"2.0","id":ID,"result":{"content":[]},"note":"hi"}'];
+      let next = 0;
+      require("node:readline").createInterface({ input: process.stdin }).on("line", (line) => {
+        process.stdout.write(answers[next++].replace("ID", /"id":(\\d+)/.exec(line)[1]) + "\\n");
+      });`;
+    const run = startProxy(options, [process.execPath, "-e", oldServer]);
+    for (const id of [1, 2]) {
+      run.child.stdin.write(
+        `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"old","arguments":{}}}\n`,
+      );
+    }
+    const responses = await Promise.all([1, 2].map((id) => waitForLine(run, `"id":${id},`)));
+    run.child.stdin.end();
+    await run.exited;
+    // Then the host gets the named error under each call's id, saying why
+    for (const [index, text] of responses.entries()) {
+      const response = JSON.parse(text) as {
+        id: number;
+        error?: { message: string; data: { codeName: string } };
+      };
+      assert.equal(response.id, index + 1);
+      assert.equal(response.error?.data.codeName, "ABAS_SDK__TOOL_CALL_NOT_RECORDED");
+      assert.match(response.error?.message ?? "", /the server's response is not JSON-RPC 2\.0/);
+    }
+  });
+
+  it("does not forward a line of the host that is not JSON, whose call it could not record: the host gets a parse error", async () => {
+    // Given a server that echoes every line it gets
+    const run = startProxy(options, [process.execPath, "-e", "process.stdin.pipe(process.stdout)"]);
+    // When the host sends a tools/call that is not JSON (NaN, which some JSON readers take), a
+    // blank line, then a ping
+    run.child.stdin.write(
+      '{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"pay","arguments":{"amount":NaN}}}\n\r\n',
+    );
+    run.child.stdin.write('{"jsonrpc":"2.0","id":6,"method":"ping"}\n');
+    await waitForLine(run, '"method":"ping"');
+    run.child.stdin.end();
+    await run.exited;
+    // Then the host got a parse error naming ABAS_SDK__TOOL_CALL_NOT_RECORDED, the server never got the
+    // call (nothing echoed it), and the blank line and the ping went through
+    const [refusal, blank, ping] = run.stdout().split("\n");
+    const error = JSON.parse(refusal!) as {
+      id: unknown;
+      error: { code: number; data: { codeName: string } };
+    };
+    assert.deepEqual(
+      [error.id, error.error.code, error.error.data.codeName],
+      [null, -32700, "ABAS_SDK__TOOL_CALL_NOT_RECORDED"],
+    );
+    assert.equal(blank, "\r");
+    assert.equal(ping, '{"jsonrpc":"2.0","id":6,"method":"ping"}');
+    assert.doesNotMatch(run.stdout(), /NaN/);
+    assert.match(run.stderr(), /a line from the host is not JSON \(\d+ bytes\): not forwarded/);
+  });
+
+  it("names a receipts or queue folder it cannot use, at once, without starting the server", async () => {
+    const aFile = join(dir, "a-file");
+    writeFileSync(aFile, "");
+    const server = [process.execPath, "-e", "console.log('started')"];
+    // (the last of a repeated flag counts)
+    const withFolders = (receiptsDir: string, queueDir = join(dir, "queue-folders")) => [
+      ...options,
+      "--queue-dir",
+      queueDir,
+      "--receipts-dir",
+      receiptsDir,
+    ];
+    const cases: Array<[string[], RegExp]> = [
+      [
+        withFolders(aFile),
+        /ABAS_SDK__INVALID_PROXY_CONFIG: .*--receipts-dir \(ABAS_RECEIPTS_DIR\) .*a-file cannot be used: it is not a folder/,
+      ],
+      [
+        withFolders(join(aFile, "receipts")),
+        /ABAS_SDK__INVALID_PROXY_CONFIG: .*--receipts-dir .* cannot be used: ENOTDIR/,
+      ],
+      // (a folder Node's own recursive mkdir would retry for ever)
+      [
+        withFolders("/proc/1/abas-receipts"),
+        /ABAS_SDK__INVALID_PROXY_CONFIG: .*--receipts-dir .*\/proc\/1\/abas-receipts cannot be used/,
+      ],
+      [
+        withFolders(join(dir, "receipts-fine"), aFile),
+        /ABAS_SDK__ATTESTOR_QUEUE_UNAVAILABLE: .*a-file cannot be used: it is not a folder/,
+      ],
+    ];
+    for (const [argv, message] of cases) {
+      const run = startProxy(argv, server);
+      assert.equal((await run.exited).code, 1, argv.join(" "));
+      assert.match(run.stderr(), message);
+      assert.doesNotMatch(run.stderr(), /^\s+at /m, "no stack trace");
+      assert.equal(run.stdout(), "");
+    }
+  });
+
   it("in a batch of responses, replaces only the one of the call it cannot record, keeping the others' bytes", async () => {
     // Given a server that answers a JSON-RPC batch with a batch (as the 2025-03-26 protocol
     // allows), spaced as no serializer would, each response's id copied from its request's text

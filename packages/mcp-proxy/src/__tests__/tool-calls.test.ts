@@ -27,6 +27,42 @@ describe("ToolCallTracker", () => {
     assert.equal(tracker.pendingCount, 0);
   });
 
+  it('pairs a response whose id spells the call\'s other way (1 answered as "1"), as hosts read it, and says so', () => {
+    const warnings: string[] = [];
+    const tracker = new ToolCallTracker({ warn: (message) => warnings.push(message) });
+    tracker.fromHost(call(1, "number-asked"));
+    tracker.fromHost(call("7", "text-asked"));
+    const [first] = tracker.fromServer(line({ jsonrpc: "2.0", id: "1", result: { content: [] } }));
+    assert.deepEqual([first?.action.tool, first?.action.callId], ["number-asked", 1]);
+    const [second] = tracker.fromServer(line({ jsonrpc: "2.0", id: 7, result: { content: [] } }));
+    assert.deepEqual([second?.action.tool, second?.action.callId], ["text-asked", "7"]);
+    assert.equal(tracker.pendingCount, 0);
+    assert.deepEqual(warnings, [
+      'the server answered the tools/call with id 1 under the id "1": recorded as its answer, as hosts read it',
+      'the server answered the tools/call with id "7" under the id 7: recorded as its answer, as hosts read it',
+    ]);
+  });
+
+  it("marks a response no JSON-RPC 2.0 host takes (another version, a member beside result) as not recordable", () => {
+    const tracker = new ToolCallTracker();
+    tracker.fromHost(call(1, "old"));
+    tracker.fromHost(call(2, "extra"));
+    tracker.fromHost(call(3, "fine"));
+    const done = [
+      ...tracker.fromServer(line({ jsonrpc: "1.0", id: 1, result: { content: [] } })),
+      ...tracker.fromServer(line({ jsonrpc: "2.0", id: 2, result: { content: [] }, note: "hi" })),
+      ...tracker.fromServer(line({ jsonrpc: "2.0", id: 3, result: { content: [] } })),
+    ];
+    assert.deepEqual(
+      done.map((each) => [each.action.tool, each.unrecordable]),
+      [
+        ["old", 'its "jsonrpc" is "1.0", not "2.0"'],
+        ["extra", 'it has a member "note" beside jsonrpc, id, result and error'],
+        ["fine", undefined],
+      ],
+    );
+  });
+
   it("records what canonical JSON keeps: numbers as 64-bit floats, text as Unicode, ids as JavaScript reads them", () => {
     const tracker = new ToolCallTracker();
     tracker.fromHost(

@@ -1,4 +1,3 @@
-import { mkdirSync } from "node:fs";
 import { Worker } from "node:worker_threads";
 
 import { lockDirectory, renewDirectoryLock, type DirectoryLock } from "@abas/dir-lock";
@@ -20,6 +19,7 @@ import {
   type ResolvedAttestorOptions,
 } from "./attestor-options.js";
 import type { FromSender, ToSender } from "./batch-sender.js";
+import { makeFolders } from "./make-folders.js";
 import { QueueJournal, type QueuedAction } from "./queue-journal.js";
 import { queueFailure } from "./queue-failure.js";
 import { prepareQueuedAction, type RecordInput } from "./record-input.js";
@@ -161,7 +161,7 @@ export class Attestor {
     const { queueDir } = resolved;
     let lock: DirectoryLock;
     try {
-      mkdirSync(queueDir, { recursive: true, mode: 0o700 });
+      makeFolders(queueDir);
       lock = await lockDirectory(queueDir);
     } catch (error) {
       throw queueFailure(queueDir, "creating the queue directory and taking its lock", error);

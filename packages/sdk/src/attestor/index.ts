@@ -10,5 +10,6 @@ export {
   type AttestorOptions,
 } from "./attestor-options.js";
 export { appendWhole } from "./append-whole.js";
+export { makeFolders } from "./make-folders.js";
 export { QUEUE_FILE_NAME, queuedActionHashes, syncDirectory, type QueueDurability } from "./queue-journal.js";
 export { type RecordInput } from "./record-input.js";
