@@ -56,7 +56,11 @@ export async function startLedger(options: StartLedgerOptions): Promise<RunningL
   const methods = createRpcMethods();
   const context: RpcContext = { ledger, logger, endpoints: { rpc: null, pubsub: null } };
   const subscriptions = createSubscriptionServer(ledger, logger);
-  const rpcServer = createRpcHttpServer((body) => handlePayload(body, methods, context, logger), logger);
+  const rpcServer = createRpcHttpServer(
+    (body) => handlePayload(body, methods, context, logger),
+    logger,
+    () => ledger.unhealthy,
+  );
   const wsServer: Server = createServer((_request, response) => {
     response.writeHead(426, { "content-type": "text/plain" });
     response.end("This port serves WebSocket subscriptions; send JSON-RPC requests to the RPC port.");

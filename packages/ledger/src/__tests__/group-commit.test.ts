@@ -212,6 +212,22 @@ test("a send whose sync fails is answered with an unknown outcome, later sends a
       secondReply.error!.message,
       /since it could not write its event log .*this one was not applied/,
     );
+    // And getHealth says the node is unhealthy (Agave's -32005), so a balancer or supervisor sees it
+    const health = (await (
+      await fetch(ledger.rpcUrl, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "getHealth" }),
+      })
+    ).json()) as { error?: { code: number; message: string } };
+    assert.equal(health.error?.code, -32005);
+    assert.match(
+      health.error.message,
+      /^Node is unhealthy: a write to its data folder failed \(EIO: .*restarted$/,
+    );
+    const healthPage = await fetch(new URL("/health", ledger.rpcUrl));
+    assert.equal(healthPage.status, 503);
+    assert.match(await healthPage.text(), /^unhealthy: a write to its data folder failed/);
     await ledger.stop();
     fdatasync.restore();
 

@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import {
   appendFileSync,
+  existsSync,
   readdirSync,
   readFileSync,
   rmSync,
@@ -22,6 +23,7 @@ import { generateKeyPairSigner, type Address } from "@solana/kit";
 
 import { resolveLedgerConfig } from "../config.js";
 import {
+  LedgerGenesisMissingError,
   LedgerLogDamagedError,
   LedgerLogTruncatedError,
   openLedger,
@@ -33,6 +35,7 @@ import { dataDirPaths } from "../storage/data-dir.js";
 import { EventLog, type ScannedFrame } from "../storage/event-log.js";
 import { decodeLogRecord, durableMarkKey, encodeLogRecord } from "../storage/log-record.js";
 import { failingFdatasync } from "./support/failing-fdatasync.js";
+import { failingSnapshotWrites } from "./support/failing-snapshot-writes.js";
 import { temporaryDataDir } from "./support/ledger-under-test.js";
 
 async function open(dataDir: string, snapshotEvery = 1_000_000): Promise<OpenedLedger> {
@@ -374,10 +377,13 @@ test("an unreadable newest snapshot is skipped for the previous one", async () =
 test("a genesis that did not finish starts over", async () => {
   const dataDir = temporaryDataDir();
   try {
-    // Given a directory where genesis wrote its log but died before genesis.json
+    // Given a directory where genesis wrote its log but died before genesis.json: what it leaves
+    // is the mark of a genesis under way and no genesis.json
     const first = await open(dataDir.path);
     first.close();
-    rmSync(dataDirPaths(dataDir.path).genesis);
+    const paths = dataDirPaths(dataDir.path);
+    rmSync(paths.genesis);
+    writeFileSync(paths.genesisPending, "");
 
     // When it is opened again
     const second = await open(dataDir.path);
@@ -387,6 +393,71 @@ test("a genesis that did not finish starts over", async () => {
     assert.equal(second.ledger.account(second.ledger.programId)?.executable, true);
     second.close();
   } finally {
+    dataDir.remove();
+  }
+});
+
+test("a ledger whose genesis.json was removed is refused, not erased: LedgerGenesisMissingError", async () => {
+  const dataDir = temporaryDataDir();
+  try {
+    // Given a ledger with transactions whose genesis.json is then lost
+    const first = await open(dataDir.path);
+    const drops = await airdrops(first, 3);
+    const seen = observe(first, drops);
+    first.close();
+    const paths = dataDirPaths(dataDir.path);
+    const logBytes = statSync(paths.eventLog).size;
+    rmSync(paths.genesis);
+
+    // When it is opened again, it is refused by name, and nothing of it is erased
+    await assert.rejects(open(dataDir.path), (error: unknown) => {
+      assert.ok(error instanceof LedgerGenesisMissingError, String(error));
+      assert.match(error.message, /not its genesis\.json.*Restore genesis\.json from a backup.*--reset/);
+      return true;
+    });
+    assert.equal(statSync(paths.eventLog).size, logBytes);
+    assert.ok(existsSync(paths.faucetKeypair));
+
+    // And once genesis.json is back, every transaction is there
+    writeFileSync(paths.genesis, JSON.stringify(first.ledger.genesis, null, 2) + "\n");
+    const restored = await open(dataDir.path);
+    assert.equal(restored.startup.kind, "recovered");
+    assert.deepEqual(observe(restored, drops), seen);
+    restored.close();
+  } finally {
+    dataDir.remove();
+  }
+});
+
+test("a snapshot that cannot be written (a full disk) is logged and the ledger goes on; the log recovers everything", async () => {
+  const dataDir = temporaryDataDir();
+  let snapshotWrites: ReturnType<typeof failingSnapshotWrites> | undefined;
+  try {
+    // Given a ledger that snapshots every 2 transactions, on a disk where no snapshot fits any more
+    // (the fault, injected on purpose: support/failing-snapshot-writes.ts)
+    const first = await open(dataDir.path, 2);
+    snapshotWrites = failingSnapshotWrites();
+    const drops = await airdrops(first, 5);
+    const seen = observe(first, drops);
+
+    // Then every transaction was confirmed, the snapshots were tried, and the ledger stays healthy
+    assert.ok(snapshotWrites.failed() >= 2, `${snapshotWrites.failed()} snapshots tried`);
+    assert.equal(first.ledger.unhealthy, undefined);
+    first.close();
+    snapshotWrites.restore();
+    assert.deepEqual(
+      readdirSync(dataDirPaths(dataDir.path).snapshots).filter((name) => name.includes(".tmp-")),
+      [],
+      "no temporary file is left behind",
+    );
+
+    // And a restart replays the log: nothing is lost
+    const second = await open(dataDir.path);
+    assert.equal(second.startup.kind, "recovered");
+    assert.deepEqual(observe(second, drops), seen);
+    second.close();
+  } finally {
+    snapshotWrites?.restore();
     dataDir.remove();
   }
 });

@@ -567,8 +567,16 @@ export class Ledger {
       });
     } catch (error) {
       // Another process owns the folder now: nothing more is written to it.
-      if (!(error instanceof DataDirTakenOverError)) throw error;
-      this.refuseFurtherWrites(error);
+      if (error instanceof DataDirTakenOverError) {
+        this.refuseFurtherWrites(error);
+        return;
+      }
+      // The log holds every transaction: without this snapshot a restart replays more of it. The
+      // next one is tried after as many transactions again (a full disk, say, may have room then).
+      this.transactionsSinceSnapshot = 0;
+      this.logger.error("snapshot not written; the log still holds every transaction", {
+        reason: error instanceof Error ? error.message : String(error),
+      });
       return;
     }
     this.transactionsSinceSnapshot = 0;
@@ -577,6 +585,13 @@ export class Ledger {
       transactions: this.history.size,
       ms: Math.round(performance.now() - started),
     });
+  }
+
+  /** Why the ledger refuses transactions since a write to its data folder failed, if it does. */
+  get unhealthy(): string | undefined {
+    return this.writeFailure === undefined
+      ? undefined
+      : `a write to its data folder failed (${this.writeFailure.message}): it refuses transactions until restarted`;
   }
 
   get hasUnsnapshottedTransactions(): boolean {

@@ -5,7 +5,7 @@
  * Then starts a new clock session.
  */
 import { randomBytes } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 
 import type { Address } from "@solana/kit";
 import { lamports } from "@solana/kit";
@@ -81,6 +81,21 @@ export class LedgerLogTruncatedError extends Error {
 }
 
 /**
+ * The folder holds a ledger's log but not its genesis.json, and no genesis was under way: the file
+ * was removed or lost. Starting a new genesis would erase every transaction, so the ledger refuses.
+ */
+export class LedgerGenesisMissingError extends Error {
+  override readonly name = "LedgerGenesisMissingError";
+  constructor(readonly dataDir: string) {
+    super(
+      `${dataDir} holds a ledger (ledger.log, snapshots) but not its genesis.json, which was removed or lost: ` +
+        "the ledger does not start on it, so that nothing is erased. Restore genesis.json from a backup and " +
+        "start again, or start a new, empty ledger with --reset (this erases every transaction).",
+    );
+  }
+}
+
+/**
  * A record in the middle of the log fails its checksum, and a later record shows the log had been on
  * disk past it: not a write a crash cut short, but damage to transactions the ledger confirmed.
  */
@@ -130,6 +145,8 @@ async function createGenesis(
   logger: Logger,
 ): Promise<Ledger> {
   assertProgramExists(config);
+  // Until genesis.json is written, this says that the files beside it are a genesis under way.
+  writeFileAtomically(paths.genesisPending, [new Uint8Array()]);
   const programBytes = new Uint8Array(readFileSync(config.programPath));
   const programKeypair = readKeypairFile(PROGRAM_KEYPAIR_PATH);
   const faucetKeypair = generateKeypairFile(paths.faucetKeypair);
@@ -181,6 +198,8 @@ async function createGenesis(
   ledger.snapshot();
   // Written last: its presence says genesis is complete.
   writeFileAtomically(paths.genesis, [new TextEncoder().encode(`${JSON.stringify(genesis, null, 2)}\n`)]);
+  rmSync(paths.genesisPending);
+  fsyncDirectory(paths.root);
   logger.info("genesis complete", {
     programId: result.programId,
     programData: result.programData,
@@ -274,6 +293,7 @@ export async function openLedger(
       removeLedgerFiles(paths);
       ensureDataDir(paths);
     } else if (!existsSync(paths.genesis) && existsSync(paths.eventLog)) {
+      if (!existsSync(paths.genesisPending)) throw new LedgerGenesisMissingError(paths.root);
       logger.warn("the previous genesis did not finish; starting again", { dataDir: paths.root });
       removeLedgerFiles(paths);
       ensureDataDir(paths);

@@ -49,7 +49,12 @@ function reply(
   response.end(body);
 }
 
-export function createRpcHttpServer(handlePayload: PayloadHandler, logger: Logger): Server {
+/** `unhealthy()` says why the node cannot serve (GET /health then answers 503), or undefined. */
+export function createRpcHttpServer(
+  handlePayload: PayloadHandler,
+  logger: Logger,
+  unhealthy: () => string | undefined = () => undefined,
+): Server {
   return createServer((request, response) => {
     if (request.method === "OPTIONS") {
       response.writeHead(204, CORS_HEADERS);
@@ -57,7 +62,9 @@ export function createRpcHttpServer(handlePayload: PayloadHandler, logger: Logge
       return;
     }
     if (request.method === "GET" && request.url === "/health") {
-      reply(response, 200, "ok", "text/plain");
+      const problem = unhealthy();
+      if (problem === undefined) reply(response, 200, "ok", "text/plain");
+      else reply(response, 503, `unhealthy: ${problem}`, "text/plain");
       return;
     }
     if (request.method !== "POST") {

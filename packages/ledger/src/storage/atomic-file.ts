@@ -3,7 +3,7 @@
  * fsync the directory. A reader sees the old file or the complete new one, never a partial one.
  * Files are created private (0600).
  */
-import { closeSync, fsyncSync, openSync, renameSync, writeSync } from "node:fs";
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 
 import { PRIVATE_FILE_MODE } from "./data-dir.js";
@@ -21,14 +21,20 @@ export function writeFileAtomically(path: string, parts: readonly Uint8Array[]):
   const temporary = `${path}.tmp-${process.pid}`;
   const fd = openSync(temporary, "w", PRIVATE_FILE_MODE);
   try {
-    for (const part of parts) {
-      let written = 0;
-      while (written < part.length) written += writeSync(fd, part, written, part.length - written);
+    try {
+      for (const part of parts) {
+        let written = 0;
+        while (written < part.length) written += writeSync(fd, part, written, part.length - written);
+      }
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
     }
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
+    renameSync(temporary, path);
+  } catch (error) {
+    // (a disk that filled up gets its space back)
+    rmSync(temporary, { force: true });
+    throw error;
   }
-  renameSync(temporary, path);
   fsyncDirectory(dirname(path));
 }

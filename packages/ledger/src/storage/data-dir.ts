@@ -1,8 +1,9 @@
 /**
  * The files of a ledger directory, its single-process lock, and `--reset`.
  *
- *   genesis.json           what genesis created (program id, genesis hash, faucet); written last,
- *                          so its absence means genesis did not finish
+ *   genesis.json           what genesis created (program id, genesis hash, faucet); written last
+ *   genesis.pending        present while genesis runs: a log without genesis.json beside it is a
+ *                          genesis that did not finish, and without it a ledger that lost genesis.json
  *   faucet-keypair.json    the faucet (and upgrade authority) keypair, Solana CLI format
  *   ledger.log             the event log
  *   snapshots/             snapshot-<log offset>.bin
@@ -18,6 +19,8 @@ import { DirectoryLockedError, lockDirectory, lockFileRemains, type DirectoryLoc
 export interface DataDirPaths {
   readonly root: string;
   readonly genesis: string;
+  /** Present while genesis runs. */
+  readonly genesisPending: string;
   readonly faucetKeypair: string;
   readonly eventLog: string;
   readonly snapshots: string;
@@ -30,6 +33,7 @@ export function dataDirPaths(root: string): DataDirPaths {
   return {
     root,
     genesis: join(root, "genesis.json"),
+    genesisPending: join(root, "genesis.pending"),
     faucetKeypair: join(root, "faucet-keypair.json"),
     eventLog: join(root, "ledger.log"),
     snapshots: join(root, "snapshots"),
@@ -64,6 +68,7 @@ export function ensureDataDir(paths: DataDirPaths): void {
 export function removeLedgerFiles(paths: DataDirPaths): void {
   for (const path of [paths.genesis, paths.faucetKeypair, paths.eventLog]) rmSync(path, { force: true });
   rmSync(paths.snapshots, { recursive: true, force: true });
+  rmSync(paths.genesisPending, { force: true });
 }
 
 export class DataDirLockedError extends Error {

@@ -62,6 +62,41 @@ describe("the attestor's queue file, read back", () => {
     );
   });
 
+  it("refuses a queue whose ids say an action or a batch twice (a damaged digit), instead of dropping or swapping actions", () => {
+    const action = (a: number) => ({ a, h: String(a).repeat(64), t: 1, p: 0 });
+    const damaged: Array<[string, object[], number, string]> = [
+      ["an action id written twice", [action(1), action(2), action(2)], 3, "action 2 is recorded twice"],
+      [
+        "a batch id written twice",
+        [action(1), action(2), { b: 1, ids: [1] }, { b: 1, ids: [2] }],
+        4,
+        "batch 1 is recorded twice",
+      ],
+      [
+        "an action in two open batches",
+        [action(1), action(2), { b: 1, ids: [1, 2] }, { b: 2, ids: [2] }],
+        4,
+        "action 2 would be in two open batches at once",
+      ],
+      [
+        "an action twice in one batch",
+        [action(1), { b: 1, ids: [1, 1] }],
+        2,
+        "action 1 would be in two open batches at once",
+      ],
+    ];
+    for (const [what, lines, line, reason] of damaged) {
+      assert.throws(
+        () => backlogOf(lines),
+        (error) =>
+          isAbasError(error, ABAS_SDK__ATTESTOR_QUEUE_CORRUPT) &&
+          error.context.line === line &&
+          error.context.reason === reason,
+        what,
+      );
+    }
+  });
+
   it("refuses a line of the right shape whose values the queue never writes, naming the line", () => {
     // Given queues edited by hand, each with one such line after a good one: read as they are,
     // the sender thread would stop at the first (a hash that is not hex) or batch under a

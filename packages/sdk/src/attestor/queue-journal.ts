@@ -152,16 +152,18 @@ export function readQueueBacklog(queueFile: string): QueueBacklog {
   const done = new Set<number>();
   let nextActionId = 1;
   let nextBatchId = 1;
+  const seenActions = new Set<number>();
+  const seenBatches = new Set<number>();
   lines.forEach((line, index) => {
+    const corrupt = (reason: string) =>
+      new AbasError(ABAS_SDK__ATTESTOR_QUEUE_CORRUPT, { queueFile, line: index + 1, reason });
     const entry = parseJournalLine(line);
-    if (entry === undefined) {
-      throw new AbasError(ABAS_SDK__ATTESTOR_QUEUE_CORRUPT, {
-        queueFile,
-        line: index + 1,
-        reason: "not a queue entry",
-      });
-    }
+    if (entry === undefined) throw corrupt("not a queue entry");
+    // The queue writes each id once, and an action into one open batch at a time: a line that says
+    // otherwise (a damaged digit) would drop or swap actions if it were read.
     if ("a" in entry) {
+      if (seenActions.has(entry.a)) throw corrupt(`action ${entry.a} is recorded twice`);
+      seenActions.add(entry.a);
       actions.set(entry.a, {
         id: entry.a,
         actionHash: entry.h,
@@ -171,6 +173,10 @@ export function readQueueBacklog(queueFile: string): QueueBacklog {
       });
       nextActionId = Math.max(nextActionId, entry.a + 1);
     } else if ("b" in entry) {
+      if (seenBatches.has(entry.b)) throw corrupt(`batch ${entry.b} is recorded twice`);
+      seenBatches.add(entry.b);
+      const twice = entry.ids.find((id, at) => batched.has(id) || entry.ids.indexOf(id) !== at);
+      if (twice !== undefined) throw corrupt(`action ${twice} would be in two open batches at once`);
       batches.set(entry.b, { id: entry.b, actionIds: entry.ids });
       for (const id of entry.ids) batched.add(id);
       nextBatchId = Math.max(nextBatchId, entry.b + 1);

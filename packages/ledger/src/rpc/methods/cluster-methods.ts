@@ -13,8 +13,12 @@ const slotMethod =
   };
 
 export const clusterMethods: Record<string, LedgerRpcMethod> = {
-  getHealth: (params) => {
+  getHealth: (params, { ledger }) => {
     positional(params, "getHealth", 0);
+    const unhealthy = ledger.unhealthy;
+    // Agave's answer for a node that cannot serve: -32005, so that a balancer takes it out.
+    if (unhealthy !== undefined)
+      throw new RpcError(RpcErrorCode.NODE_UNHEALTHY, `Node is unhealthy: ${unhealthy}`);
     return "ok";
   },
 
