@@ -25,7 +25,7 @@ import { makeFolders, syncDirectory } from "@abas/sdk/attestor";
 
 import { describeError } from "./describe-error.js";
 import { sendLeftBehind } from "./left-behind.js";
-import { arrayElementRanges, MessageLines, parseElements } from "./message-lines.js";
+import { arrayElementRanges, MessageLines } from "./message-lines.js";
 import { ledgerAddressForLog } from "./ledger-address.js";
 import { agentProblem, ledgerProblem } from "./ledger-probe.js";
 import { proxyFolders, type ProxyConfig } from "./proxy-config.js";
@@ -264,21 +264,19 @@ export async function runProxy(config: ProxyConfig, streams: ProxyStreams): Prom
   const fromHost = new MessageLines();
   const noteFromHost = (line: Buffer): boolean => {
     if (isBlank(line)) return true;
-    if (parseElements(line) === undefined) {
-      log(
-        `a line from the host is not JSON (${line.length} bytes): not forwarded, the host gets a parse error`,
-      );
-      forward(unreadableLineResponse());
-      return false;
-    }
     try {
-      tracker.fromHost(line);
+      if (tracker.fromHost(line)) return true;
     } catch (error) {
       log(
         `a message from the host could not be read for recording (${describeError(error)}): forwarded as it came`,
       );
+      return true;
     }
-    return true;
+    log(
+      `a line from the host is not JSON (${line.length} bytes): not forwarded, the host gets a parse error`,
+    );
+    forward(unreadableLineResponse());
+    return false;
   };
   streams.input.on("data", (chunk: Buffer) => {
     for (const line of fromHost.push(chunk)) {

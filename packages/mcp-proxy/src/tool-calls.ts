@@ -5,7 +5,7 @@
  */
 import type { RecordedToolCall } from "@abas/sdk";
 
-import { parseElements, parseMessages } from "./message-lines.js";
+import { parseElements } from "./message-lines.js";
 
 export type { RecordedToolCall };
 
@@ -124,9 +124,13 @@ export class ToolCallTracker {
     this.#cancelled = new CallsById(MAX_CANCELLED_CALLS, () => {});
   }
 
-  /** Notes the `tools/call` requests in a line the host sent. */
-  fromHost(line: Buffer, now = new Date()): void {
-    for (const message of parseMessages(line)) {
+  /** Notes the `tools/call` requests in a line the host sent; false when the line is not JSON. */
+  fromHost(line: Buffer, now = new Date()): boolean {
+    const elements = parseElements(line);
+    if (elements === undefined) return false;
+    for (const element of elements) {
+      if (typeof element !== "object" || element === null) continue;
+      const message = element as Record<string, unknown>;
       if (message.method === "notifications/cancelled") {
         // The server need not answer a cancelled request; one that answers anyway is recorded.
         const cancelled = idKey((message.params as { requestId?: unknown } | undefined)?.requestId);
@@ -148,6 +152,7 @@ export class ToolCallTracker {
         startedAt: now.toISOString(),
       });
     }
+    return true;
   }
 
   /**

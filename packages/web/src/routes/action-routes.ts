@@ -230,10 +230,11 @@ export const actionRoutes: FastifyPluginAsync<{ context: WebContext; cache: Veri
     reply.code(204).header("allow", ACTION_METHODS).send();
 
   /**
-   * GET with its OpenAPI description (and HEAD, as every GET route); OPTIONS, the CORS preflight the Actions specification
-   * asks for, answered by the headers alone whatever the query (a preflight that failed would keep
-   * a browser from reading the answer, refusals included); every other method 405. The schemas
-   * only document: the handlers check their parameters, and answers are plain JSON.
+   * GET with its OpenAPI description (and HEAD, as every GET route); OPTIONS, the CORS preflight
+   * the Actions specification asks for, answered by the headers alone whatever the query (a
+   * preflight that failed would keep a browser from reading the answer, refusals included); every
+   * other method 405. The schemas only document: the handlers check their parameters, and answers
+   * are plain JSON.
    */
   function actionRoute<Params = unknown>(
     url: string,
@@ -270,7 +271,6 @@ export const actionRoutes: FastifyPluginAsync<{ context: WebContext; cache: Veri
     const reference = referenceFrom(request.query);
     const subject = await resolveSubject(context, cache, reference);
     const facts = factsOf(subject, reference);
-    // An unknown reference's card says "not found" at the time of asking.
     const png = await cardOf(request, reply, facts, subject, reference);
     return reply
       .type("image/png")
