@@ -2,7 +2,7 @@
  * A queue folder the proxy holds: the attestor that owns it and the calls journal beside it, each
  * receipt saved with its call in the receipts folder.
  */
-import { lstatSync } from "node:fs";
+import { lstatSync, statSync } from "node:fs";
 import { join } from "node:path";
 
 import { ABAS_SDK__ATTESTOR_QUEUE_UNAVAILABLE, AbasError } from "@abas/errors";
@@ -79,7 +79,7 @@ export async function openProxyQueue(queueDir: string, settings: ProxyQueueSetti
   } catch {
     // Attestor.open tries again, and names the failure (ABAS_SDK__ATTESTOR_QUEUE_UNAVAILABLE).
   }
-  const folder = lstatSync(queueDir, { throwIfNoEntry: false });
+  const folder = statSync(queueDir, { throwIfNoEntry: false });
   if (folder !== undefined && !folder.isDirectory()) {
     throw new AbasError(ABAS_SDK__ATTESTOR_QUEUE_UNAVAILABLE, { queueDir, reason: "it is not a folder" });
   }

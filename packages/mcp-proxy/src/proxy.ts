@@ -4,7 +4,7 @@
  * response reaches the host.
  */
 import { spawn } from "node:child_process";
-import { lstatSync } from "node:fs";
+import { statSync } from "node:fs";
 import { dirname } from "node:path";
 import type { Readable, Writable } from "node:stream";
 
@@ -126,7 +126,7 @@ function openReceiptsFolder(receiptsDir: string): string | undefined {
   let reason: string | undefined;
   try {
     const created = makeFolders(receiptsDir);
-    if (lstatSync(receiptsDir).isDirectory()) return created;
+    if (statSync(receiptsDir).isDirectory()) return created;
     reason = "it is not a folder";
   } catch (error) {
     reason = describeError(error);

@@ -31,7 +31,9 @@ const idKey = (id: unknown): string | undefined =>
 /**
  * The other spelling of an id as hosts read it: the official client matches a response to its
  * request by `Number(id)`, so it takes `"1"` as the answer to its call 1. A response whose id
- * matches no call is paired through it (a server that answers `1` with `"1"` is recorded).
+ * matches no request of the host is paired through it (a server that answers `1` with `"1"` is
+ * recorded); one whose id is that of another request in flight (a ping `"1"` beside the call `1`)
+ * is that request's.
  */
 function otherSpelling(id: unknown): string | undefined {
   if (typeof id === "number") return JSON.stringify(String(id));
@@ -46,6 +48,8 @@ const RESPONSE_MEMBERS = new Set(["jsonrpc", "id", "result", "error"]);
 function notJsonRpcResponse(message: Record<string, unknown>): string | undefined {
   if (message.jsonrpc !== "2.0")
     return `its "jsonrpc" is ${JSON.stringify(message.jsonrpc) ?? "missing"}, not "2.0"`;
+  if ("result" in message && message.error !== undefined && message.error !== null)
+    return "it has both a result and an error";
   const other = Object.keys(message).find((member) => !RESPONSE_MEMBERS.has(member));
   return other === undefined
     ? undefined
@@ -113,6 +117,8 @@ export class ToolCallTracker {
   readonly #warn: (message: string) => void;
   readonly #pending: CallsById;
   readonly #cancelled: CallsById;
+  /** The host's other requests awaiting responses, by id key (how many), oldest first. */
+  readonly #otherRequests = new Map<string, number>();
 
   constructor(options: ToolCallTrackerOptions = {}) {
     this.#warn = options.warn ?? (() => {});
@@ -139,7 +145,13 @@ export class ToolCallTracker {
         continue;
       }
       const key = idKey(message.id);
-      if (message.method !== "tools/call" || key === undefined) continue;
+      if (key === undefined || typeof message.method !== "string") continue;
+      if (message.method !== "tools/call") {
+        this.#otherRequests.set(key, (this.#otherRequests.get(key) ?? 0) + 1);
+        if (this.#otherRequests.size > MAX_PENDING_CALLS)
+          this.#otherRequests.delete(this.#otherRequests.keys().next().value!);
+        continue;
+      }
       if (this.#pending.has(key))
         this.#warn(
           `the host reused the id ${key} of a tools/call still waiting for its response: responses to that id are paired with its calls in order`,
@@ -174,7 +186,8 @@ export class ToolCallTracker {
       const message = element as Record<string, unknown>;
       const key = idKey(message.id);
       if (key === undefined || "method" in message) return; // a request of the server's own
-      const call = this.#take(key) ?? this.#takeOtherSpelling(message.id);
+      const call =
+        this.#take(key) ?? (this.#answersOtherRequest(key) ? undefined : this.#takeOtherSpelling(message.id));
       if (call === undefined) return;
       const action: ToolCallAction = {
         kind: "mcp/tools/call",
@@ -196,6 +209,15 @@ export class ToolCallTracker {
 
   #take(key: string | undefined): PendingCall | undefined {
     return key === undefined ? undefined : (this.#pending.take(key) ?? this.#cancelled.take(key));
+  }
+
+  /** Whether a response with this id key answers another request of the host (then no longer awaited). */
+  #answersOtherRequest(key: string): boolean {
+    const count = this.#otherRequests.get(key);
+    if (count === undefined) return false;
+    if (count === 1) this.#otherRequests.delete(key);
+    else this.#otherRequests.set(key, count - 1);
+    return true;
   }
 
   #takeOtherSpelling(id: unknown): PendingCall | undefined {

@@ -461,3 +461,40 @@ test("a snapshot that cannot be written (a full disk) is logged and the ledger g
     dataDir.remove();
   }
 });
+
+test("genesis whose snapshot cannot be written does not finish: nothing is confirmed on a ledger recovery could not start from", async () => {
+  const dataDir = temporaryDataDir();
+  // The fault, injected on purpose (support/failing-snapshot-writes.ts): no snapshot fits on the disk
+  const snapshotWrites = failingSnapshotWrites();
+  try {
+    await assert.rejects(open(dataDir.path), /ENOSPC/);
+    const paths = dataDirPaths(dataDir.path);
+    assert.ok(!existsSync(paths.genesis), "genesis.json is not written");
+    assert.ok(existsSync(paths.genesisPending), "the folder still says a genesis is under way");
+    snapshotWrites.restore();
+
+    // And once the disk has room, the next start runs genesis again
+    const second = await open(dataDir.path);
+    assert.equal(second.startup.kind, "genesis");
+    second.close();
+  } finally {
+    snapshotWrites.restore();
+    dataDir.remove();
+  }
+});
+
+test("a genesis mark left by a crash after genesis.json is removed at the next start", async () => {
+  const dataDir = temporaryDataDir();
+  try {
+    const first = await open(dataDir.path);
+    first.close();
+    const paths = dataDirPaths(dataDir.path);
+    writeFileSync(paths.genesisPending, "");
+    const second = await open(dataDir.path);
+    assert.equal(second.startup.kind, "recovered");
+    assert.ok(!existsSync(paths.genesisPending));
+    second.close();
+  } finally {
+    dataDir.remove();
+  }
+});

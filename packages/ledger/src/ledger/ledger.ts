@@ -552,9 +552,10 @@ export class Ledger {
 
   /**
    * Writes a snapshot of everything up to the current end of the log; none once a write of the log
-   * failed, since the SVM then holds transactions the disk may not.
+   * failed, since the SVM then holds transactions the disk may not. A snapshot that cannot be
+   * written is logged, unless `required` (genesis's, which recovery starts from): then it throws.
    */
-  snapshot(): void {
+  snapshot({ required = false }: { readonly required?: boolean } = {}): void {
     if (this.writeFailure !== undefined) return;
     const started = performance.now();
     let path: string;
@@ -571,8 +572,11 @@ export class Ledger {
         this.refuseFurtherWrites(error);
         return;
       }
-      // The log holds every transaction: without this snapshot a restart replays more of it. The
-      // next one is tried after as many transactions again (a full disk, say, may have room then).
+      // The first snapshot (genesis's) is what recovery starts from: it must be written.
+      if (required) throw error;
+      // A later one: the log holds every transaction since the last snapshot, so without this one a
+      // restart replays more of it. The next is tried after as many transactions again (a full
+      // disk, say, may have room then).
       this.transactionsSinceSnapshot = 0;
       this.logger.error("snapshot not written; the log still holds every transaction", {
         reason: error instanceof Error ? error.message : String(error),

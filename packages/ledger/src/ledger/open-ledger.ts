@@ -90,7 +90,8 @@ export class LedgerGenesisMissingError extends Error {
     super(
       `${dataDir} holds a ledger (ledger.log, snapshots) but not its genesis.json, which was removed or lost: ` +
         "the ledger does not start on it, so that nothing is erased. Restore genesis.json from a backup and " +
-        "start again, or start a new, empty ledger with --reset (this erases every transaction).",
+        "start again, or start a new, empty ledger with --reset (this erases every transaction; it is also the " +
+        "way out for a folder whose first genesis, by a version without genesis.pending, never finished).",
     );
   }
 }
@@ -195,7 +196,7 @@ async function createGenesis(
   const result = await runGenesis(ledger, { programBytes, programKeypair, faucetKeypair });
   log.flush();
   fsyncDirectory(paths.root);
-  ledger.snapshot();
+  ledger.snapshot({ required: true });
   // Written last: its presence says genesis is complete.
   writeFileAtomically(paths.genesis, [new TextEncoder().encode(`${JSON.stringify(genesis, null, 2)}\n`)]);
   rmSync(paths.genesisPending);
@@ -292,7 +293,10 @@ export async function openLedger(
       logger.info("resetting the ledger", { dataDir: paths.root });
       removeLedgerFiles(paths);
       ensureDataDir(paths);
-    } else if (!existsSync(paths.genesis) && existsSync(paths.eventLog)) {
+    } else if (existsSync(paths.genesis)) {
+      // (a genesis that died after genesis.json, before removing its mark, had finished)
+      rmSync(paths.genesisPending, { force: true });
+    } else if (existsSync(paths.eventLog)) {
       if (!existsSync(paths.genesisPending)) throw new LedgerGenesisMissingError(paths.root);
       logger.warn("the previous genesis did not finish; starting again", { dataDir: paths.root });
       removeLedgerFiles(paths);

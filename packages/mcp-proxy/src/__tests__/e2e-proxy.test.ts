@@ -216,17 +216,6 @@ describe("abas-mcp-proxy in front of real MCP servers", () => {
     assert.match(proxy.stdout(), /"method":"ping"/);
   });
 
-  it("says nothing of the kind for the registered agent", async () => {
-    const proxy = startProxy(proxyOptions(setup, folders()), [
-      process.execPath,
-      "-e",
-      "setTimeout(() => {}, 1500)",
-    ]);
-    proxy.child.stdin.end();
-    assert.equal((await proxy.exited).code, 0);
-    assert.doesNotMatch(proxy.stderr(), /not registered|does not answer/);
-  });
-
   it("forwards the bytes of every message unchanged, both ways", async () => {
     // Given tee on each side of the proxy: what the host sends and receives, what the server receives and sends
     const dirs = folders();

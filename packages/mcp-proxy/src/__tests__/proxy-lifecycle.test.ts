@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -341,6 +341,15 @@ describe("abas-mcp-proxy as a process", () => {
       assert.doesNotMatch(run.stderr(), /^\s+at /m, "no stack trace");
       assert.equal(run.stdout(), "");
     }
+    // And folders reached through symbolic links are used as the folders they name
+    mkdirSync(join(dir, "real-receipts"));
+    mkdirSync(join(dir, "real-queue"));
+    symlinkSync(join(dir, "real-receipts"), join(dir, "linked-receipts"));
+    symlinkSync(join(dir, "real-queue"), join(dir, "linked-queue"));
+    const linked = startProxy(withFolders(join(dir, "linked-receipts"), join(dir, "linked-queue")), server);
+    linked.child.stdin.end();
+    assert.equal((await linked.exited).code, 0, linked.stderr());
+    assert.equal(linked.stdout(), "started\n");
   });
 
   it("in a batch of responses, replaces only the one of the call it cannot record, keeping the others' bytes", async () => {

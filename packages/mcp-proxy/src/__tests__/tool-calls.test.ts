@@ -43,15 +43,32 @@ describe("ToolCallTracker", () => {
     ]);
   });
 
+  it("never pairs through the other spelling a response that answers another request of the host", () => {
+    const tracker = new ToolCallTracker();
+    // Given a tools/call 1 and a resources/read "1" in flight
+    tracker.fromHost(call(1, "transfer"));
+    tracker.fromHost(line({ jsonrpc: "2.0", id: "1", method: "resources/read", params: { uri: "x" } }));
+    // When the server answers the resources/read first, then the call
+    const first = tracker.fromServer(line({ jsonrpc: "2.0", id: "1", result: { contents: [] } }));
+    const second = tracker.fromServer(
+      line({ jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "sent" }] } }),
+    );
+    // Then only the call's own response is recorded as its result
+    assert.deepEqual(first, []);
+    assert.deepEqual(second[0]?.action.result, { content: [{ type: "text", text: "sent" }] });
+  });
+
   it("marks a response no JSON-RPC 2.0 host takes (another version, a member beside result) as not recordable", () => {
     const tracker = new ToolCallTracker();
     tracker.fromHost(call(1, "old"));
     tracker.fromHost(call(2, "extra"));
     tracker.fromHost(call(3, "fine"));
+    tracker.fromHost(call(4, "both"));
     const done = [
       ...tracker.fromServer(line({ jsonrpc: "1.0", id: 1, result: { content: [] } })),
       ...tracker.fromServer(line({ jsonrpc: "2.0", id: 2, result: { content: [] }, note: "hi" })),
       ...tracker.fromServer(line({ jsonrpc: "2.0", id: 3, result: { content: [] } })),
+      ...tracker.fromServer(line({ jsonrpc: "2.0", id: 4, result: {}, error: { code: 1, message: "x" } })),
     ];
     assert.deepEqual(
       done.map((each) => [each.action.tool, each.unrecordable]),
@@ -59,6 +76,7 @@ describe("ToolCallTracker", () => {
         ["old", 'its "jsonrpc" is "1.0", not "2.0"'],
         ["extra", 'it has a member "note" beside jsonrpc, id, result and error'],
         ["fine", undefined],
+        ["both", "it has both a result and an error"],
       ],
     );
   });

@@ -152,18 +152,14 @@ export function readQueueBacklog(queueFile: string): QueueBacklog {
   const done = new Set<number>();
   let nextActionId = 1;
   let nextBatchId = 1;
-  const seenActions = new Set<number>();
-  const seenBatches = new Set<number>();
   lines.forEach((line, index) => {
     const corrupt = (reason: string) =>
       new AbasError(ABAS_SDK__ATTESTOR_QUEUE_CORRUPT, { queueFile, line: index + 1, reason });
     const entry = parseJournalLine(line);
     if (entry === undefined) throw corrupt("not a queue entry");
-    // The queue writes each id once, and an action into one open batch at a time: a line that says
-    // otherwise (a damaged digit) would drop or swap actions if it were read.
+    // A line may come again under its id (written, then its flush failed, so its caller was told it
+    // was not recorded, and it was written anew): the last one counts.
     if ("a" in entry) {
-      if (seenActions.has(entry.a)) throw corrupt(`action ${entry.a} is recorded twice`);
-      seenActions.add(entry.a);
       actions.set(entry.a, {
         id: entry.a,
         actionHash: entry.h,
@@ -173,8 +169,9 @@ export function readQueueBacklog(queueFile: string): QueueBacklog {
       });
       nextActionId = Math.max(nextActionId, entry.a + 1);
     } else if ("b" in entry) {
-      if (seenBatches.has(entry.b)) throw corrupt(`batch ${entry.b} is recorded twice`);
-      seenBatches.add(entry.b);
+      for (const id of batches.get(entry.b)?.actionIds ?? []) batched.delete(id);
+      // An action is in one open batch at a time: a line that says otherwise (a damaged digit)
+      // would have the same action attested twice, or another left out, if it were read.
       const twice = entry.ids.find((id, at) => batched.has(id) || entry.ids.indexOf(id) !== at);
       if (twice !== undefined) throw corrupt(`action ${twice} would be in two open batches at once`);
       batches.set(entry.b, { id: entry.b, actionIds: entry.ids });

@@ -277,37 +277,51 @@ describe("a flood of receipt checks", () => {
 });
 
 describe("a flood of receipt cards", () => {
-  test("cards drawn past a client's allowance, and past the server's, get 429 with Retry-After; drawn ones are still sent", async () => {
-    // Given the web app allowing 2 cards drawn a minute per client and 3 per server
-    await withWebApp({ receiptCardsPerMinute: { perClient: 2, perServer: 3 } }, async (app) => {
-      // When clients ask for the cards of well-formed signatures no attestation has (each a new card)
-      const card = (n: number, remoteAddress: string) =>
-        app.inject({
-          method: "GET",
-          url: `/api/actions/verify/card.png?tx=${"5".repeat(86)}${n}`,
-          remoteAddress,
-        });
+  test("made-up references share one card; cards drawn past a client's allowance, and past the server's, get 429 with Retry-After; drawn ones are still sent", async () => {
+    // Given the web app allowing 2 cards drawn a minute per client and 3 per server, with 4
+    // indexed attestations
+    await withWebApp({ receiptCardsPerMinute: { perClient: 2, perServer: 3 } }, async (app, database) => {
+      const records = [1, 2, 3, 4].map((n) =>
+        buildAttestation({ slot: 100 + n, timestamp: 1_763_700_000 + n }),
+      );
+      await seedAttestations(database.db, records);
+      const card = (tx: string, remoteAddress: string) =>
+        app.inject({ method: "GET", url: `/api/actions/verify/card.png?tx=${tx}`, remoteAddress });
+
+      // When one client asks for the cards of three well-formed signatures no attestation has
+      const madeUp = [
+        await card(`${"5".repeat(86)}2`, "10.0.2.9"),
+        await card(`${"5".repeat(86)}3`, "10.0.2.9"),
+        await card(`${"5".repeat(86)}4`, "10.0.2.9"),
+      ];
+      // Then each is the one "not found" card, drawn once
+      assert.deepEqual(
+        madeUp.map((reply) => reply.statusCode),
+        [200, 200, 200],
+      );
+      assert.ok(madeUp.every((reply) => reply.rawPayload.equals(madeUp[0]!.rawPayload)));
+
+      // When clients ask for the cards of the attestations (each a new card)
       const replies = [
-        await card(2, "10.0.2.1"),
-        await card(3, "10.0.2.1"),
-        await card(4, "10.0.2.1"),
-        await card(5, "10.0.2.2"),
-        await card(6, "10.0.2.3"),
+        await card(records[0]!.tx_signature, "10.0.2.1"),
+        await card(records[1]!.tx_signature, "10.0.2.1"),
+        await card(records[2]!.tx_signature, "10.0.2.1"),
+        await card(records[3]!.tx_signature, "10.0.2.2"),
       ];
       // Then the first client's third card is refused without using the server's allowance, and
       // the server's fourth card drawn is refused
       assert.deepEqual(
         replies.map((reply) => reply.statusCode),
-        [200, 200, 429, 200, 429],
+        [200, 200, 429, 429],
       );
-      for (const refused of [replies[2]!, replies[4]!]) {
+      for (const refused of [replies[2]!, replies[3]!]) {
         assert.equal(JSON.parse(refused.body).code, "rate-limited");
         assert.equal(refused.headers["access-control-allow-origin"], "*");
         const retryAfter = Number(refused.headers["retry-after"]);
         assert.ok(retryAfter >= 1 && retryAfter <= 60, `Retry-After ${retryAfter}`);
       }
       // And a card already drawn is sent again without counting
-      const again = await card(2, "10.0.2.1");
+      const again = await card(records[0]!.tx_signature, "10.0.2.1");
       assert.equal(again.statusCode, 200);
       assert.equal(again.headers["content-type"], "image/png");
     });

@@ -124,7 +124,8 @@ export const actionRoutes: FastifyPluginAsync<{ context: WebContext; cache: Veri
   const cards = new Map<string, { readonly png: Promise<Buffer>; readonly drawnAt: number }>();
   /**
    * The card of `facts`, drawn once per reference, status and check (concurrent asks share the
-   * drawing); an unknown reference's is drawn again after UNSETTLED_CARD_SECONDS. A drawing takes
+   * drawing). Every unknown reference shares one "not found" card, without the reference, drawn
+   * again after UNSETTLED_CARD_SECONDS: made-up references cost no drawing each. A drawing takes
    * one of the client's and the server's card allowances.
    */
   const cardOf = (
@@ -137,12 +138,15 @@ export const actionRoutes: FastifyPluginAsync<{ context: WebContext; cache: Veri
     const host = new URL(originOf(context, request)).host;
     const now = Date.now();
     const checkedAt = subject?.verification.checkedAt ?? now;
-    const key = `${reference.key}:${reference.value}:${facts.status}:${subject === undefined ? "unknown" : checkedAt}:${host}`;
+    const key =
+      subject === undefined
+        ? `unknown:${host}`
+        : `${reference.key}:${reference.value}:${facts.status}:${checkedAt}:${host}`;
     const drawn = cards.get(key);
     if (drawn !== undefined && (subject !== undefined || now - drawn.drawnAt < UNSETTLED_CARD_SECONDS * 1000))
       return drawn.png;
     takeAllowance(context.receiptCardLimits, request, reply, "receipt cards drawn");
-    const png = renderReceiptCard(facts, checkedAt, host);
+    const png = renderReceiptCard(subject === undefined ? { ...facts, rows: [] } : facts, checkedAt, host);
     cards.delete(key);
     cards.set(key, { png, drawnAt: now });
     png.catch(() => {
