@@ -4,7 +4,6 @@
  * response reaches the host.
  */
 import { spawn } from "node:child_process";
-import { statSync } from "node:fs";
 import { dirname } from "node:path";
 import type { Readable, Writable } from "node:stream";
 
@@ -123,17 +122,13 @@ function withNotRecorded(line: Buffer, failures: ReadonlyMap<number, Record<stri
  * made or is not a folder is `ABAS_SDK__INVALID_PROXY_CONFIG` naming the setting.
  */
 function openReceiptsFolder(receiptsDir: string): string | undefined {
-  let reason: string | undefined;
   try {
-    const created = makeFolders(receiptsDir);
-    if (statSync(receiptsDir).isDirectory()) return created;
-    reason = "it is not a folder";
+    return makeFolders(receiptsDir);
   } catch (error) {
-    reason = describeError(error);
+    throw new AbasError(ABAS_SDK__INVALID_PROXY_CONFIG, {
+      problems: `--receipts-dir (ABAS_RECEIPTS_DIR) ${receiptsDir} cannot be used: ${describeError(error)}`,
+    });
   }
-  throw new AbasError(ABAS_SDK__INVALID_PROXY_CONFIG, {
-    problems: `--receipts-dir (ABAS_RECEIPTS_DIR) ${receiptsDir} cannot be used: ${reason}`,
-  });
 }
 
 /** The failures that concern one queue folder: the proxy takes the next default folder instead. */

@@ -318,7 +318,7 @@ describe("abas-mcp-proxy as a process", () => {
     const cases: Array<[string[], RegExp]> = [
       [
         withFolders(aFile),
-        /ABAS_SDK__INVALID_PROXY_CONFIG: .*--receipts-dir \(ABAS_RECEIPTS_DIR\) .*a-file cannot be used: it is not a folder/,
+        /ABAS_SDK__INVALID_PROXY_CONFIG: .*--receipts-dir \(ABAS_RECEIPTS_DIR\) .*a-file cannot be used: EEXIST/,
       ],
       [
         withFolders(join(aFile, "receipts")),

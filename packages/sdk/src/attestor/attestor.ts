@@ -79,6 +79,20 @@ function startSenderThread(setup: SenderSetup): Worker {
 }
 
 /**
+ * Runs `work`, keeping the process alive until it settles: a caller awaiting flush or close gets
+ * its answer, whatever other handles the process has (the sender thread, which keeps it alive
+ * only while actions await their batches, may be between two of its messages).
+ */
+async function whileAwaited<T>(work: () => Promise<T>): Promise<T> {
+  const alive = setInterval(() => {}, 2 ** 30);
+  try {
+    return await work();
+  } finally {
+    clearInterval(alive);
+  }
+}
+
+/**
  * A durable, batching attestor: `record` writes the action to an on-disk queue and returns at
  * once; batches of up to 100 are cut by size or delay and recorded under one signed Merkle root,
  * then their leaves are published. A batch's actions are fixed on disk before it is sent, so a
@@ -272,6 +286,10 @@ export class Attestor {
 
   /** Sends every queued action now, without waiting for full batches, and waits until none is queued or in flight. */
   async flush(): Promise<void> {
+    await whileAwaited(() => this.#flush());
+  }
+
+  async #flush(): Promise<void> {
     if (this.#senderStop !== undefined) throw this.#senderStoppedError();
     this.#flushing += 1;
     // Actions recorded in this turn go first, so that the flush cuts one batch with them.
@@ -291,12 +309,12 @@ export class Attestor {
 
   /** Stops accepting actions, flushes, stops the sender thread, and releases the queue directory. */
   async close(): Promise<void> {
-    this.#closing ??= (async () => {
+    this.#closing ??= whileAwaited(async () => {
       // Whatever flush meets (a stopped sender), the thread is stopped and the queue released;
       // the first failure is the one reported.
       let failure: unknown;
       try {
-        await this.flush();
+        await this.#flush();
       } catch (error) {
         failure = error;
       }
@@ -326,7 +344,7 @@ export class Attestor {
         );
       }
       if (failure !== undefined) throw failure;
-    })();
+    });
     await this.#closing;
   }
 

@@ -3,7 +3,7 @@
  * be made although its parent exists (under /proc, say: it retries the parent for ever); made here
  * one call per missing folder from the top, a failure is thrown at once.
  */
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 
 /** Makes `path` and the folders above it that are missing; returns the first one made, if any. */
@@ -19,5 +19,7 @@ export function makeFolders(path: string, mode = 0o700): string | undefined {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
     }
   }
+  // A file where the folder should be: mkdir's own EEXIST, as `mkdir -p` gives.
+  if (!statSync(path).isDirectory()) mkdirSync(path, { mode });
   return missing[0];
 }
