@@ -15,7 +15,7 @@ import { generateSecretKey } from "@abas/sdk";
 import { startLedgerWithAgent, type LedgerAndAgent } from "./support/ledger-and-agent.js";
 import { connectClient, EVERYTHING_SERVER, proxyCommand, proxyOptions } from "./support/proxy-process.js";
 import { agentBatchesOnLedger, waitForReceipts } from "./support/receipts.js";
-import { startProxy, waitForLine } from "./support/run-proxy.js";
+import { startProxy, waitForLine, waitForStderr } from "./support/run-proxy.js";
 
 const everything = [process.execPath, EVERYTHING_SERVER, "stdio"];
 const INITIALIZE =
@@ -147,10 +147,7 @@ describe("abas-mcp-proxy killed, restarted, and shut down", () => {
   it("saves a receipt it could not write once the receipts folder can be written, while it runs", async () => {
     // Given a running proxy that could not save the receipt of a call
     const { run, dirs } = await echoWithUnwritableReceipts("later", "later");
-    for (let waited = 0; !/cannot save the receipt/.test(run.stderr()); waited += 50) {
-      assert.ok(waited < 60_000, run.stderr());
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await waitForStderr(run, /cannot save the receipt/, 60_000);
     // When the folder is fixed
     rmSync(dirs.receiptsDir);
     // Then the receipt is saved with its call while the proxy still runs, and verifies

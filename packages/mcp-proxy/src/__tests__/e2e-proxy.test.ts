@@ -19,7 +19,7 @@ import {
   proxyOptions,
 } from "./support/proxy-process.js";
 import { agentBatchesOnLedger, waitForReceipts } from "./support/receipts.js";
-import { startProxy } from "./support/run-proxy.js";
+import { startProxy, waitForStderr } from "./support/run-proxy.js";
 
 const everything = [process.execPath, EVERYTHING_SERVER, "stdio"];
 
@@ -201,10 +201,7 @@ describe("abas-mcp-proxy in front of real MCP servers", () => {
       [...proxyOptions(setup, folders()), "--program-id", "11111111111111111111111111111111"],
       [process.execPath, "-e", "process.stdin.pipe(process.stdout)"],
     );
-    for (let waited = 0; !/is not registered/.test(proxy.stderr()); waited += 20) {
-      assert.ok(waited < 10_000, proxy.stderr());
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await waitForStderr(proxy, /is not registered/, 10_000);
     assert.match(
       proxy.stderr(),
       new RegExp(

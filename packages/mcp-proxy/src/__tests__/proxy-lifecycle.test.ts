@@ -15,7 +15,7 @@ import { refusedPort } from "@abas/test-support";
 
 import { parseProxyConfig } from "../proxy-config.js";
 import { EVERYTHING_SERVER, proxyCommand } from "./support/proxy-process.js";
-import { startProxy, waitForLine } from "./support/run-proxy.js";
+import { startProxy, waitForLine, waitForStderr } from "./support/run-proxy.js";
 
 describe("abas-mcp-proxy as a process", () => {
   let dir: string;
@@ -99,10 +99,7 @@ describe("abas-mcp-proxy as a process", () => {
     );
     run.child.stdin.write('{"jsonrpc":"2.0","id":1,"method":"ping"}\n');
     await waitForLine(run, '"method":"ping"');
-    for (let waited = 0; !/does not answer/.test(run.stderr()); waited += 20) {
-      assert.ok(waited < 10_000, run.stderr());
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await waitForStderr(run, /does not answer/, 10_000);
     assert.match(
       run.stderr(),
       new RegExp(

@@ -41,3 +41,13 @@ export async function waitForLine(run: ProxyRun, text: string, timeoutMs = 60_00
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
+
+/** Resolves once the proxy's stderr matches `pattern`. */
+export async function waitForStderr(run: ProxyRun, pattern: RegExp, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!pattern.test(run.stderr())) {
+    if (Date.now() > deadline)
+      throw new Error(`nothing on the proxy's stderr matches ${pattern}: ${run.stderr()}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
