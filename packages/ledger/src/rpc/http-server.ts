@@ -53,7 +53,7 @@ function reply(
 export function createRpcHttpServer(
   handlePayload: PayloadHandler,
   logger: Logger,
-  unhealthy: () => string | undefined = () => undefined,
+  unhealthy: () => string | undefined,
 ): Server {
   return createServer((request, response) => {
     if (request.method === "OPTIONS") {
