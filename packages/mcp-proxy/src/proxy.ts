@@ -50,15 +50,22 @@ export type ServerExit = Readonly<{ code: number | null; signal: NodeJS.Signals 
 /** After the host closes stdin, how long the server gets to exit before SIGTERM (the MCP shutdown sequence). */
 const SERVER_EXIT_GRACE_MS = 5_000;
 
-/** What the host gets instead of a result the proxy could not record: a JSON-RPC error, named. */
-function notRecordedResponse(call: ToolCallAction, error: unknown): Record<string, unknown> {
-  const reason = error instanceof Error ? error.message : String(error);
-  const named = new AbasError(ABAS_SDK__TOOL_CALL_NOT_RECORDED, { tool: call.tool, reason });
+/**
+ * A JSON-RPC error naming `ABAS_SDK__TOOL_CALL_NOT_RECORDED`: what the host gets instead of what the
+ * proxy could not record, under `id` with the JSON-RPC `code`.
+ */
+function notRecordedResponse(
+  id: string | number | null,
+  code: number,
+  tool: string,
+  reason: string,
+): Record<string, unknown> {
+  const named = new AbasError(ABAS_SDK__TOOL_CALL_NOT_RECORDED, { tool, reason });
   return {
     jsonrpc: "2.0",
-    id: call.callId,
+    id,
     error: {
-      code: -32603,
+      code,
       message: named.message,
       data: {
         code: ABAS_SDK__TOOL_CALL_NOT_RECORDED,
@@ -75,27 +82,18 @@ function isBlank(line: Buffer): boolean {
 
 /**
  * What the host gets instead of forwarding a line that is not JSON: JSON-RPC's parse error (id
- * null: the line's own id cannot be read for sure), naming `ABAS_SDK__TOOL_CALL_NOT_RECORDED`.
+ * null: the line's own id cannot be read for sure).
  */
-function unreadableLineResponse(): Buffer {
-  const named = new AbasError(ABAS_SDK__TOOL_CALL_NOT_RECORDED, {
-    tool: "(in a line that is not JSON)",
-    reason: "abas-mcp-proxy forwards JSON messages only, so the server did not get this line",
-  });
-  const response = {
-    jsonrpc: "2.0",
-    id: null,
-    error: {
-      code: -32700,
-      message: named.message,
-      data: {
-        code: ABAS_SDK__TOOL_CALL_NOT_RECORDED,
-        codeName: getAbasErrorCodeName(ABAS_SDK__TOOL_CALL_NOT_RECORDED),
-      },
-    },
-  };
-  return Buffer.from(`${JSON.stringify(response)}\n`);
-}
+const UNREADABLE_LINE_RESPONSE = Buffer.from(
+  `${JSON.stringify(
+    notRecordedResponse(
+      null,
+      -32700,
+      "(in a line that is not JSON)",
+      "abas-mcp-proxy forwards JSON messages only, so the server did not get this line",
+    ),
+  )}\n`,
+);
 
 /**
  * The server's line with the responses of the calls that could not be recorded (by their index in
@@ -270,7 +268,7 @@ export async function runProxy(config: ProxyConfig, streams: ProxyStreams): Prom
     log(
       `a line from the host is not JSON (${line.length} bytes): not forwarded, the host gets a parse error`,
     );
-    forward(unreadableLineResponse());
+    forward(UNREADABLE_LINE_RESPONSE);
     return false;
   };
   streams.input.on("data", (chunk: Buffer) => {
@@ -297,7 +295,15 @@ export async function runProxy(config: ProxyConfig, streams: ProxyStreams): Prom
         record(action);
       } catch (error) {
         log(`tool ${action.tool}: not recorded: ${describeError(error)}`);
-        failures.set(index, notRecordedResponse(action, error));
+        failures.set(
+          index,
+          notRecordedResponse(
+            action.callId,
+            -32603,
+            action.tool,
+            error instanceof Error ? error.message : String(error),
+          ),
+        );
       }
     }
     return failures.size === 0 ? line : withNotRecorded(line, failures);
