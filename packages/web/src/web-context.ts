@@ -194,8 +194,24 @@ const REFUSAL_CODES: Record<number, string> = {
   431: "headers-too-large",
 };
 
-export function refusalCode(statusCode: number): string {
-  return REFUSAL_CODES[statusCode] ?? "refused";
+/** A refused request: what it is answered, `{ message, code }` (`{ message }` without a code). */
+export interface Refusal {
+  readonly statusCode: number;
+  readonly body: { readonly message: string; readonly code?: string };
+}
+
+/**
+ * The refusal `error` stands for: an HttpError's status, message and code, or a 4xx the framework
+ * raised with the code of its status; undefined for a fault of the server.
+ */
+export function refusalOf(error: Error & { statusCode?: unknown }): Refusal | undefined {
+  if (error instanceof HttpError) {
+    const { statusCode, message, code } = error;
+    return { statusCode, body: code === undefined ? { message } : { message, code } };
+  }
+  const { statusCode } = error;
+  if (typeof statusCode !== "number" || statusCode < 400 || statusCode >= 500) return undefined;
+  return { statusCode, body: { message: error.message, code: REFUSAL_CODES[statusCode] ?? "refused" } };
 }
 
 /** An AbasError from the packages below (@abas/db): its message is written for the user. */

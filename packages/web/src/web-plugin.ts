@@ -28,7 +28,7 @@ import {
   createWebContext,
   HttpError,
   originOf,
-  refusalCode,
+  refusalOf,
   type WebContext,
   type WebPluginOptions,
 } from "./web-context.js";
@@ -68,28 +68,22 @@ function wantsHtml(request: FastifyRequest): boolean {
 
 function appErrorHandler(context: WebContext) {
   return (error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply) => {
-    let statusCode = 500;
-    let message = `Something went wrong on the server (request ${request.id}); it is in the server's log.`;
-    let code: string | undefined;
-    if (error instanceof HttpError) {
-      statusCode = error.statusCode;
-      message = error.message;
-      code = error.code;
-    } else if (typeof error.statusCode === "number" && error.statusCode >= 400 && error.statusCode < 500) {
-      statusCode = error.statusCode;
-      message = error.message;
-      code = refusalCode(statusCode);
-    } else {
-      request.log.error({ err: error }, "web request failed");
-    }
+    const refusal = refusalOf(error);
+    if (refusal === undefined) request.log.error({ err: error }, "web request failed");
+    const { statusCode, body } = refusal ?? {
+      statusCode: 500,
+      body: {
+        message: `Something went wrong on the server (request ${request.id}); it is in the server's log.`,
+      },
+    };
     if (wantsHtml(request)) {
       return sendPage(
         reply,
-        { title: "Error", page: "error", body: errorPage(statusCode, message), context },
+        { title: "Error", page: "error", body: errorPage(statusCode, body.message), context },
         statusCode,
       );
     }
-    return reply.code(statusCode).send(code === undefined ? { message } : { message, code });
+    return reply.code(statusCode).send(body);
   };
 }
 

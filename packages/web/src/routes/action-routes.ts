@@ -24,7 +24,7 @@ import { ACTION_SCHEMAS } from "../share/action-schemas.js";
 import { renderReceiptCard } from "../share/receipt-card.js";
 import { describeReceipt, describeUnknown, type ReceiptFacts } from "../share/receipt-facts.js";
 import { ACTION_PATH, CARD_PATH, cardUrl } from "../share/share-links.js";
-import { HttpError, originOf, refusalCode, takeAllowance, type WebContext } from "../web-context.js";
+import { HttpError, originOf, refusalOf, takeAllowance, type WebContext } from "../web-context.js";
 
 interface Subject {
   readonly records: readonly IndexedAttestation[];
@@ -168,15 +168,8 @@ export const actionRoutes: FastifyPluginAsync<{ context: WebContext; cache: Veri
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     // A refusal before this plugin's own hook (the site's Host check) still carries the headers.
     if (!reply.hasHeader("x-action-version")) setActionHeaders(reply, undefined);
-    if (error instanceof HttpError) {
-      const { statusCode, message, code } = error;
-      return reply.code(statusCode).send(code === undefined ? { message } : { message, code });
-    }
-    if (typeof error.statusCode === "number" && error.statusCode >= 400 && error.statusCode < 500) {
-      return reply
-        .code(error.statusCode)
-        .send({ message: error.message, code: refusalCode(error.statusCode) });
-    }
+    const refusal = refusalOf(error);
+    if (refusal !== undefined) return reply.code(refusal.statusCode).send(refusal.body);
     request.log.error({ err: error }, "share link failed");
     return reply.code(500).send({ message: `The receipt could not be read (request ${request.id}).` });
   });
