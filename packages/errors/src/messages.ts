@@ -302,7 +302,7 @@ export const AbasErrorMessages: Readonly<{ [P in AbasErrorCode]: string }> = {
     "Rate limit of $limit requests per $windowSeconds s reached for this API key; retry in $retryAfterSeconds s",
   [ABAS_API__TOO_MANY_FAILED_API_KEYS]:
     "Too many refused API keys from this client ($limit per $windowSeconds s); retry in $retryAfterSeconds s",
-  [ABAS_API__ROUTE_NOT_FOUND]: "No route $method $path",
+  [ABAS_API__ROUTE_NOT_FOUND]: "No route $method $path; GET /api/v1/openapi.json lists the routes",
   [ABAS_API__ATTESTATION_NOT_FOUND]: "No attestation with id or transaction signature $id is indexed",
   [ABAS_API__AGENT_NOT_FOUND]: "No agent $agent is indexed",
   [ABAS_API__DATABASE_UNAVAILABLE]: "The database does not answer",

@@ -9,6 +9,7 @@ import { SERVER_VERSION, createServer } from "./create-server.js";
 import { createLogger } from "./logger.js";
 
 const EXIT_BAD_CONFIG = 2;
+const EXIT_SESSION_FAILED = 1;
 
 async function main(): Promise<void> {
   let config: McpServerConfig;
@@ -36,6 +37,20 @@ async function main(): Promise<void> {
   process.stdin.once("end", () => shutdown("stdin closed"));
   process.once("SIGINT", () => shutdown("SIGINT"));
   process.once("SIGTERM", () => shutdown("SIGTERM"));
+  // The SDK skips a line on stdin that is not a JSON-RPC message and reports it here. Its transport
+  // closes itself only on a line over its limit of 10 MB: the session cannot go on, and the host
+  // learns it from the exit code and the last error on stderr.
+  let lastError: Error | undefined;
+  server.server.onerror = (error) => {
+    lastError = error;
+    logger.warn(`MCP session: ${describeSessionError(error)}`);
+  };
+  server.server.onclose = () => {
+    if (closing) return;
+    closing = true;
+    logger.error(`stopping: stdin can no longer be read (${lastError?.message ?? "the transport closed"})`);
+    process.exit(EXIT_SESSION_FAILED);
+  };
 
   await server.connect(transport);
   logger.info(
@@ -45,6 +60,12 @@ async function main(): Promise<void> {
   if (!config.apiKey) {
     logger.warn("ABAS_API_KEY is not set: the tools that need the REST API will answer how to create a key");
   }
+}
+
+function describeSessionError(error: Error): string {
+  if (error instanceof SyntaxError) return `a line on stdin is not JSON, skipped (${error.message})`;
+  if (error.name === "ZodError") return "a line on stdin is JSON but not a JSON-RPC message, skipped";
+  return error.message;
 }
 
 main().catch((error: unknown) => {

@@ -5,7 +5,7 @@
  * whose agent attested a plain action, a privacy-mode action and a batch.
  */
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { after, before, describe, it } from "node:test";
 
 import {
@@ -550,6 +550,40 @@ describe("abas-mcp, installed from its tarball and started with `npx -y @abas/mc
     assert.deepEqual(mcp.protocolErrors, []);
     t.diagnostic(
       `first tools/list answer ${Math.round(session.toolsListMs)} ms after spawning npx -y @abas/mcp`,
+    );
+  });
+
+  it("skips a line that is not JSON-RPC, saying so on stderr, and stops with exit code 1 on a line over 10 MB", () => {
+    const ping = (id: number) => JSON.stringify({ jsonrpc: "2.0", id, method: "ping" });
+    const run = (input: string) =>
+      spawnSync("npx", ["-y", "@abas/mcp"], {
+        cwd: installed.hostDir,
+        env: { ...process.env, ...configEnv },
+        input,
+        encoding: "utf8",
+      });
+
+    const skipped = run(`not json\n{"jsonrpc":"2.0","foo":1}\n${ping(1)}\n`);
+    assert.equal(skipped.status, 0, skipped.stderr);
+    assert.deepEqual(
+      skipped.stdout
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line) as unknown),
+      [{ jsonrpc: "2.0", id: 1, result: {} }],
+    );
+    assert.match(skipped.stderr, /warn: MCP session: a line on stdin is not JSON, skipped/);
+    assert.match(
+      skipped.stderr,
+      /warn: MCP session: a line on stdin is JSON but not a JSON-RPC message, skipped/,
+    );
+
+    const tooLong = run(`${ping(1)}\n${"x".repeat(11 * 1024 * 1024)}\n${ping(2)}\n`);
+    assert.equal(tooLong.status, 1, tooLong.stderr);
+    assert.equal(tooLong.stdout, `${JSON.stringify({ result: {}, jsonrpc: "2.0", id: 1 })}\n`);
+    assert.match(
+      tooLong.stderr,
+      /error: stopping: stdin can no longer be read \(ReadBuffer exceeded maximum size of 10485760 bytes\)/,
     );
   });
 

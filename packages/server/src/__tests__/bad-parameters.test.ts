@@ -102,10 +102,14 @@ for (const target of testDatabaseTargets()) {
       assert.equal(problemOf(reply).context?.parameter, "id");
     });
 
-    it("answers an unknown route with a 404 problem", async () => {
+    it("answers an unknown route with a 404 problem pointing to the list of routes", async () => {
       const reply = await api.get("/attestation");
       assert.equal(reply.status, 404);
       assert.equal(problemOf(reply).code, ABAS_API__ROUTE_NOT_FOUND);
+      assert.match(
+        problemOf(reply).detail,
+        /^No route GET \/api\/v1\/attestation; GET \/api\/v1\/openapi.json lists/,
+      );
       const post = await fetch(`${api.baseUrl}/api/v1/attestations`, { method: "POST" });
       assert.equal(post.status, 404);
     });
