@@ -7,6 +7,7 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { ConfigError, loadConfig, type McpServerConfig } from "./config.js";
 import { SERVER_VERSION, createServer } from "./create-server.js";
 import { createLogger } from "./logger.js";
+import { trackUnansweredRequests } from "./unanswered-requests.js";
 
 const EXIT_BAD_CONFIG = 2;
 const EXIT_SESSION_FAILED = 1;
@@ -33,8 +34,11 @@ async function main(): Promise<void> {
     logger.debug(`stopping: ${reason}`);
     void server.close().finally(() => process.exit(0));
   };
-  // The host ends the session by closing stdin, or with a signal.
-  process.stdin.once("end", () => shutdown("stdin closed"));
+  // The host ends the session with a signal, by no longer reading stdout, or by closing stdin (see below).
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+    shutdown("stdout closed by the host");
+  });
   process.once("SIGINT", () => shutdown("SIGINT"));
   process.once("SIGTERM", () => shutdown("SIGTERM"));
   // The SDK skips a line on stdin that is not a JSON-RPC message and reports it here. Its transport
@@ -53,9 +57,12 @@ async function main(): Promise<void> {
   };
 
   await server.connect(transport);
+  // Once stdin is closed, the requests the host sent before are still answered.
+  const requests = trackUnansweredRequests(transport);
+  process.stdin.once("end", () => void requests.allAnswered().then(() => shutdown("stdin closed")));
   logger.info(
     `abas-mcp ${SERVER_VERSION} ready on stdio: API ${config.apiUrl} (${config.apiKey ? "key set" : "no ABAS_API_KEY"}), ` +
-      `ledger ${config.rpcUrl}, program ${config.programId}`,
+      `ledger ${config.shownRpcUrl}, program ${config.programId}`,
   );
   if (!config.apiKey) {
     logger.warn("ABAS_API_KEY is not set: the tools that need the REST API will answer how to create a key");

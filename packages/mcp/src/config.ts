@@ -42,6 +42,11 @@ export interface McpServerConfig {
   /** Undefined: the tools that need the REST API explain how to create a key. */
   readonly apiKey: string | undefined;
   readonly rpcUrl: string;
+  /**
+   * The ledger's address as answers, links and logs show it: a provider's credentials (in the
+   * user part, the path or the query) never reach the model, the Explorer or the host's logs.
+   */
+  readonly shownRpcUrl: string;
   readonly programId: Address;
   readonly logLevel: LogLevel;
 }
@@ -71,7 +76,16 @@ export function loadConfig(env: NodeJS.ProcessEnv): McpServerConfig {
     apiUrl: e.ABAS_API_URL,
     apiKey: e.ABAS_API_KEY,
     rpcUrl: e.ABAS_RPC_URL,
+    shownRpcUrl: withoutCredentials(e.ABAS_RPC_URL),
     programId: e.ABAS_PROGRAM_ID as Address,
     logLevel: e.LOG_LEVEL,
   };
+}
+
+/** `https://host:port`, and `/[hidden]` or `?[hidden]` where the path or the query may hold a key. */
+export function withoutCredentials(url: string): string {
+  const parsed = new URL(url);
+  const path = parsed.pathname === "/" || parsed.pathname === "" ? "" : "/[hidden]";
+  const query = parsed.search === "" ? "" : "?[hidden]";
+  return `${parsed.protocol}//${parsed.host}${path}${query}`;
 }

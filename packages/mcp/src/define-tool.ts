@@ -10,17 +10,24 @@ import type { z } from "zod";
 import type { ToolContext } from "./tool-context.js";
 import { ToolFailure } from "./tool-failure.js";
 
-type AnyObjectSchema = z.ZodObject<z.ZodRawShape>;
+/** Inputs are strict: a misspelt argument is refused rather than ignored. */
+type InputSchema = z.ZodObject<z.ZodRawShape, z.core.$strict>;
+type OutputSchema = z.ZodObject<z.ZodRawShape>;
 
 export type ToolAnswer<Output> = Readonly<{ structured: Output; text: string }>;
 
-export interface ToolSpec<Input extends AnyObjectSchema, Output extends AnyObjectSchema> {
+export interface ToolSpec<Input extends InputSchema, Output extends OutputSchema> {
   readonly name: string;
   readonly title: string;
   readonly description: string;
   readonly inputSchema: Input;
   readonly outputSchema: Output;
-  handler(input: z.output<Input>, context: ToolContext): Promise<ToolAnswer<z.input<Output>>>;
+  /** `cancelled` aborts when the host cancels the request. */
+  handler(
+    input: z.output<Input>,
+    context: ToolContext,
+    cancelled: AbortSignal,
+  ): Promise<ToolAnswer<z.input<Output>>>;
 }
 
 export interface Tool {
@@ -32,16 +39,16 @@ export function failureResult(text: string): CallToolResult {
   return { content: [{ type: "text", text }], isError: true };
 }
 
-export function defineTool<Input extends AnyObjectSchema, Output extends AnyObjectSchema>(
+export function defineTool<Input extends InputSchema, Output extends OutputSchema>(
   spec: ToolSpec<Input, Output>,
 ): Tool {
   return {
     name: spec.name,
     register(server, context) {
-      const run = async (input: z.output<Input>): Promise<CallToolResult> => {
+      const answer = async (input: z.output<Input>, signal: AbortSignal): Promise<CallToolResult> => {
         const started = performance.now();
         try {
-          const { structured, text } = await spec.handler(input, context);
+          const { structured, text } = await spec.handler(input, context, signal);
           context.logger.debug(`${spec.name} answered in ${Math.round(performance.now() - started)} ms`);
           return {
             content: [{ type: "text", text }],
@@ -61,6 +68,7 @@ export function defineTool<Input extends AnyObjectSchema, Output extends AnyObje
           );
         }
       };
+      const run = (input: z.output<Input>, { signal }: { signal: AbortSignal }) => answer(input, signal);
       server.registerTool(
         spec.name,
         {

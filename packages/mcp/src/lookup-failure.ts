@@ -21,7 +21,7 @@ import type { McpServerConfig } from "./config.js";
 import { ToolFailure, fromApiError, invalidInput, ledgerFailure, missingApiKey } from "./tool-failure.js";
 
 const ledgerSettings = (config: McpServerConfig): string =>
-  `ABAS_RPC_URL=${config.rpcUrl}, ABAS_PROGRAM_ID=${config.programId}`;
+  `ABAS_RPC_URL=${config.shownRpcUrl}, ABAS_PROGRAM_ID=${config.programId}`;
 
 export function fromLookupError(error: unknown, config: McpServerConfig): ToolFailure {
   if (error instanceof ToolFailure) return error;
@@ -45,7 +45,7 @@ export function fromLookupError(error: unknown, config: McpServerConfig): ToolFa
     case ABAS_RUNTIME__TRANSACTION_NOT_FOUND:
       return new ToolFailure(
         "not_found",
-        `The ledger has no transaction ${String(context.signature)} (ABAS_RPC_URL=${config.rpcUrl}). Check the ` +
+        `The ledger has no transaction ${String(context.signature)} (ABAS_RPC_URL=${config.shownRpcUrl}). Check the ` +
           "receipt's txSignature, and that ABAS_RPC_URL is the ledger it was sent to.",
       );
     case ABAS_RUNTIME__BATCH_INDEX_OUT_OF_RANGE:

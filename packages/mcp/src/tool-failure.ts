@@ -148,12 +148,12 @@ export function ledgerFailure(config: McpServerConfig, method: string, error: un
     return new ToolFailure(
       "ledger_unreachable",
       `The ledger's JSON-RPC node did not answer ${method} (${text}). Is \`npm start\` running (it ` +
-        `serves the local ledger)? ABAS_RPC_URL=${config.rpcUrl}; set it to the RPC node of the ` +
+        `serves the local ledger)? ABAS_RPC_URL=${config.shownRpcUrl}; set it to the RPC node of the ` +
         `ledger the action was attested on.`,
     );
   }
   return new ToolFailure(
     "ledger_error",
-    `The ledger's JSON-RPC node refused ${method}: ${error instanceof Error ? error.message : text}. ABAS_RPC_URL=${config.rpcUrl}`,
+    `The ledger's JSON-RPC node refused ${method}: ${error instanceof Error ? error.message : text}. ABAS_RPC_URL=${config.shownRpcUrl}`,
   );
 }

@@ -3,6 +3,7 @@
  * (local ledger, indexer, REST API) started in this process on free ports.
  */
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -151,6 +152,41 @@ describe("agents, attestations and receipts", () => {
       agent.address,
     ]);
     assert.equal(found.found, true);
+  });
+
+  test("a receipt file that cannot be made fails before the action is sent, and an existing one is never overwritten", async () => {
+    const payload = `{"tool":"unsaved-${Date.now()}"}`;
+    const attest = (receiptOut: string) =>
+      abas([
+        "attest",
+        "--operator",
+        operator.path,
+        "--agent",
+        agent.path,
+        "--type",
+        "ToolCall",
+        "--payload",
+        payload,
+        "--receipt-out",
+        receiptOut,
+      ]);
+    const inProc = await attest("/proc/receipt.json");
+    assert.equal(inProc.code, 2, inProc.stderr);
+    assert.match(inProc.stderr, /--receipt-out: cannot create \/proc\/receipt\.json: ENOENT/);
+    const existing = await attest("receipt.json");
+    assert.equal(existing.code, 2, existing.stderr);
+    assert.match(existing.stderr, /receipt\.json exists already; receipts are never overwritten/);
+    // Nothing was attested: the same action can still be attested, once
+    const actionHash = createHash("sha256").update(payload).digest("hex");
+    const notFound = await abas(["verify", "--hash", actionHash, "--agent", agent.address]);
+    assert.equal(notFound.code, 1, notFound.stderr);
+    assert.match(notFound.stderr, /no attestation of/);
+    const saved = await attest("unsaved.json");
+    assert.equal(saved.code, 0, saved.stderr);
+    assert.equal(
+      (JSON.parse(readFileSync(join(work, "unsaved.json"), "utf8")) as { actionHash: string }).actionHash,
+      actionHash,
+    );
   });
 
   test("a private attestation says its receipt carries the salt, and verifies from stdin", async () => {

@@ -11,8 +11,8 @@ import {
   requireOption,
   resolveGlobalSettings,
 } from "../parse-options.js";
-import { assertWritableNewFile, readTextFile, writeNewFile } from "../receipt-files.js";
-import { UsageError } from "../usage-error.js";
+import { NewReceiptsFile, readTextFile } from "../receipt-files.js";
+import { CommandFailure, UsageError } from "../usage-error.js";
 import type { Command } from "./command.js";
 
 const USAGE = `Usage: abas attest --operator <keypair> --agent <keypair> --type <action type>
@@ -109,21 +109,28 @@ async function run(args: readonly string[], { io, env }: CommandContext): Promis
   const agentPath = keypairPath(requireOption(values.agent, "--agent", "keypair"), "--agent");
   const actionType = parseActionType(requireOption(values.type, "--type", "action type"));
   const actionHash = await actionHashOf(values);
-  const receiptOut = values["receipt-out"];
-  if (receiptOut !== undefined) assertWritableNewFile(receiptOut, "--receipt-out");
-
   const client = createClient(settings, agentPath);
-  const receipt = await client.attest({
-    operatorKeypair: await loadKeypairOption(operatorPath, "--operator"),
-    actionHash,
-    actionType,
-    privacyMode: values.private,
-  });
-  let savedTo: string | undefined;
-  if (receiptOut !== undefined) {
-    savedTo = writeNewFile(receiptOut, `${JSON.stringify(receipt, null, 2)}\n`, "--receipt-out");
+  const operatorKeypair = await loadKeypairOption(operatorPath, "--operator");
+  const receiptOut = values["receipt-out"];
+  const file = receiptOut === undefined ? undefined : NewReceiptsFile.create(receiptOut, "--receipt-out");
+  let receipt: AttestationReceipt;
+  try {
+    receipt = await client.attest({ operatorKeypair, actionHash, actionType, privacyMode: values.private });
+  } catch (error) {
+    file?.removeIfEmpty();
+    throw error;
   }
-  printResult(io, settings.json, receipt, formatReceipt(receipt, savedTo));
+  const notSaved = file?.append(`${JSON.stringify(receipt, null, 2)}\n`);
+  if (notSaved !== undefined) {
+    // The action is on the ledger: its receipt (with a private action's salt) must not be lost.
+    if (!settings.json) io.out(formatReceipt(receipt, undefined));
+    throw new CommandFailure(
+      `the action is attested (transaction ${receipt.txSignature}), but its receipt was not saved: ${notSaved}. ` +
+        `The receipt is printed ${settings.json ? "in this error's details" : "above"}: keep it.`,
+      { receipt },
+    );
+  }
+  printResult(io, settings.json, receipt, formatReceipt(receipt, file?.path));
   return 0;
 }
 

@@ -1,6 +1,4 @@
 /** `abas batch <file.jsonl>`: many actions, up to 100 per signed Merkle root. */
-import { appendFileSync } from "node:fs";
-import { resolve } from "node:path";
 
 import type { BatchAttestationResult, BatchItemReceipt } from "@abas/sdk";
 
@@ -9,8 +7,8 @@ import { printResult, type CommandContext } from "../cli-io.js";
 import { createClient, keypairPath, loadKeypairOption } from "../clients.js";
 import { GLOBAL_OPTIONS_HELP, parseOptions, requireOption, resolveGlobalSettings } from "../parse-options.js";
 import { createProgress } from "../progress.js";
-import { assertWritableNewFile, readTextFile, writeNewFile } from "../receipt-files.js";
-import { UsageError } from "../usage-error.js";
+import { NewReceiptsFile, readTextFile } from "../receipt-files.js";
+import { CommandFailure, UsageError } from "../usage-error.js";
 import type { Command } from "./command.js";
 
 export const MAX_BATCH_SIZE = 100;
@@ -47,16 +45,15 @@ async function run(args: readonly string[], { io, env }: CommandContext): Promis
   const operatorPath = keypairPath(requireOption(values.operator, "--operator", "keypair"), "--operator");
   const agentPath = keypairPath(requireOption(values.agent, "--agent", "keypair"), "--agent");
   const receiptsOut = requireOption(values["receipts-out"], "--receipts-out", "file.jsonl");
-  assertWritableNewFile(receiptsOut, "--receipts-out");
   const items = await parseBatchFile(readTextFile(file, "batch file"), file);
 
   const client = createClient(settings, agentPath);
   const operatorKeypair = await loadKeypairOption(operatorPath, "--operator");
+  const receiptsFile = NewReceiptsFile.create(receiptsOut, "--receipts-out");
   const batches = chunk<BatchFileItem>(items, MAX_BATCH_SIZE);
   const progress = createProgress(io, "batch", items.length + batches.length);
   const results: BatchAttestationResult[] = [];
   let done = 0;
-  let receiptsPath: string | undefined;
   try {
     for (const [batchIndex, batch] of batches.entries()) {
       const name = `batch ${batchIndex + 1}/${batches.length}`;
@@ -82,9 +79,27 @@ async function run(args: readonly string[], { io, env }: CommandContext): Promis
       results.push(result);
       // Written after each batch, so the receipts of finished batches survive a later failure.
       const lines = result.receipts.map((receipt) => `${JSON.stringify(receipt)}\n`).join("");
-      if (receiptsPath === undefined) receiptsPath = writeNewFile(receiptsOut, lines, "--receipts-out");
-      else appendFileSync(receiptsPath, lines);
+      const notSaved = receiptsFile.append(lines);
+      if (notSaved !== undefined) {
+        // These actions are on the ledger: their receipts must not be lost.
+        if (!settings.json) io.out(lines.trimEnd());
+        throw new CommandFailure(
+          `${name} is attested (transaction ${result.txSignature}), but its receipts were not saved: ${notSaved}. ` +
+            `They are printed ${settings.json ? "in this error's details" : "above"}, one per line: keep them.`,
+          { receipts: result.receipts },
+        );
+      }
     }
+  } catch (error) {
+    receiptsFile.removeIfEmpty();
+    if (results.length > 0 && !(error instanceof CommandFailure)) {
+      const attested = results.reduce((sum, result) => sum + result.itemCount, 0);
+      io.err(
+        `abas batch: batches 1 to ${results.length} (lines 1 to ${attested} of ${file}) are attested, their ` +
+          `receipts in ${receiptsFile.path}; the rest was not: attest lines ${attested + 1} on in a new file.`,
+      );
+    }
+    throw error;
   } finally {
     progress.stop();
   }
@@ -92,7 +107,7 @@ async function run(args: readonly string[], { io, env }: CommandContext): Promis
   const receipts: BatchItemReceipt[] = results.flatMap((result) => result.receipts);
   const summary = {
     itemCount: items.length,
-    receiptsFile: receiptsPath ?? resolve(receiptsOut),
+    receiptsFile: receiptsFile.path,
     privateReceipts: receipts.filter((receipt) => receipt.privacyMode).length,
     batches: results.map(({ receipts: _receipts, ...batch }) => batch),
   };

@@ -12,6 +12,7 @@ describe("configuration from the environment", () => {
       apiUrl: DEFAULT_API_URL,
       apiKey: undefined,
       rpcUrl: DEFAULT_RPC_URL,
+      shownRpcUrl: DEFAULT_RPC_URL,
       programId: "5RM2JWdhiGGfkBnB16BpZiJoXa79E1rW31pB4YWBZbkN",
       logLevel: "info",
     });
@@ -29,10 +30,28 @@ describe("configuration from the environment", () => {
       apiUrl: "https://abas.example.com/api/v1",
       apiKey: KEY,
       rpcUrl: "https://api.devnet.solana.com",
+      shownRpcUrl: "https://api.devnet.solana.com",
       programId: "5RM2JWdhiGGfkBnB16BpZiJoXa79E1rW31pB4YWBZbkN",
       logLevel: "warn",
     });
     assert.equal(loadConfig({ ABAS_API_KEY: "" }).apiKey, undefined);
+  });
+
+  it("shows the ledger's address without what may hold a provider's key: user part, path, query", () => {
+    for (const [url, shown] of [
+      ["http://127.0.0.1:8899", "http://127.0.0.1:8899"],
+      ["https://mainnet.helius-rpc.com/?api-key=secret", "https://mainnet.helius-rpc.com?[hidden]"],
+      [
+        "https://example.solana-mainnet.quiknode.pro/secret/",
+        "https://example.solana-mainnet.quiknode.pro/[hidden]",
+      ],
+      [
+        "https://user:secret@rpc.example.com:8443/v1?token=secret",
+        "https://rpc.example.com:8443/[hidden]?[hidden]",
+      ],
+    ] as const) {
+      assert.equal(loadConfig({ ABAS_RPC_URL: url }).shownRpcUrl, shown, url);
+    }
   });
 
   it("names every invalid variable, and never repeats a key back", () => {

@@ -5,7 +5,9 @@
  * whose agent attested a plain action, a privacy-mode action and a batch.
  */
 import assert from "node:assert/strict";
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { once } from "node:events";
+import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 
 import {
@@ -15,6 +17,7 @@ import {
   ApiAttestationPage,
   ApiReputation,
 } from "@abas/api-contract";
+import { verifyReceipt, type BatchItemReceipt, type Receipt } from "@abas/sdk";
 import { refusedPort } from "@abas/test-support";
 
 import { packAndInstall, type InstalledPackage } from "./support/packed-package.js";
@@ -27,6 +30,8 @@ const TOOL_NAMES = ["get_agent_attestations", "get_agent_reputation", "verify_ac
 /** A port nothing listens on. */
 interface CheckedAttestation {
   verified: boolean;
+  actionHash: string;
+  receipt: Record<string, unknown> | null;
   kind: string;
   agent: string;
   operator: string;
@@ -50,6 +55,7 @@ interface CheckedAttestation {
 
 interface Verification {
   attested: boolean;
+  complete: boolean;
   actionHash: string;
   storedHash: string;
   hashedFrom: string;
@@ -348,6 +354,25 @@ describe("abas-mcp, installed from its tarball and started with `npx -y @abas/mc
       ]);
       assert.ok(Object.values(attestation!.checks).every((check) => check.ok));
       assert.match(attestation!.explorerUrl!, /explorer\.solana\.com\/tx\/.*cluster=custom/);
+      assert.deepEqual([result.complete, attestation!.actionHash], [true, fixtures.plain.actionHash]);
+      // And the receipt it gives verifies on its own
+      assert.equal(
+        (await verifyReceipt(attestation!.receipt as Receipt, { rpcUrl: stack.rpcUrl })).valid,
+        true,
+      );
+    });
+
+    it("hashes a JSON payload as sent: a `__proto__` member is part of it, not dropped", async () => {
+      const { fixtures } = stack;
+      // Given the attested payload with a member named __proto__ added, as JSON on the wire
+      const payload = JSON.parse(
+        `{"__proto__":{"tool":"other"},${JSON.stringify(fixtures.plainPayload).slice(1)}`,
+      ) as Record<string, unknown>;
+      assert.ok(Object.keys(payload).includes("__proto__"));
+      const result = verification(await mcp.call("verify_action_hash", { payload }));
+      // Then what was hashed holds it, and the attested payload (without it) is not reported
+      assert.equal(result.attested, false);
+      assert.match(result.canonicalPayload!, /^\{"__proto__":\{"tool":"other"\},"arguments"/);
     });
 
     it("verifies a privacy-mode attestation with its salt, and does not find it without", async () => {
@@ -405,6 +430,9 @@ describe("abas-mcp, installed from its tarball and started with `npx -y @abas/mc
       assert.equal(attestation!.checks.merkleProof?.ok, true);
       assert.equal(attestation!.checks.batchLeaf?.ok, true);
       assert.equal(attestation!.checks.agentSignature?.ok, true);
+      const receipt = attestation!.receipt as BatchItemReceipt;
+      assert.deepEqual(receipt.batchActionTypes, fixtures.batch.receipts[1]!.batchActionTypes);
+      assert.equal((await verifyReceipt(receipt, { rpcUrl: stack.rpcUrl })).valid, true);
     });
 
     it("rejects a batch item whose proof does not lead to the root, saying which check failed", async () => {
@@ -510,6 +538,15 @@ describe("abas-mcp, installed from its tarball and started with `npx -y @abas/mc
         /Input validation error/,
         /payload/,
       );
+      // A misspelt argument is refused, not ignored
+      assertRecovers(
+        await mcp.call("verify_action_hash", {
+          actionHash: fixtures.private.actionHash,
+          Salt: fixtures.private.salt,
+        }),
+        /Input validation error/,
+        /Unrecognized key: "Salt"/,
+      );
       assertRecovers(
         await mcp.call("verify_action_hash", { payload: { value: "\ud800" } }),
         /`payload` cannot be written as canonical JSON/,
@@ -587,6 +624,61 @@ describe("abas-mcp, installed from its tarball and started with `npx -y @abas/mc
     );
   });
 
+  it("answers the requests sent before stdin closed, and stops quietly when the host stops reading stdout", async () => {
+    const line = (message: Record<string, unknown>) => `${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`;
+    const initialize = line({
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "e2e", version: "1" } },
+    });
+    // Given a host that sends a tool call and closes stdin at once
+    const closedAtOnce = spawnSync("npx", ["-y", "@abas/mcp"], {
+      cwd: installed.hostDir,
+      env: { ...process.env, ...configEnv },
+      input:
+        initialize +
+        line({ method: "notifications/initialized" }) +
+        line({
+          id: 2,
+          method: "tools/call",
+          params: { name: "get_agent_reputation", arguments: { agent: stack.fixtures.agent } },
+        }),
+      encoding: "utf8",
+    });
+    // Then the call is answered before the server exits
+    assert.equal(closedAtOnce.status, 0, closedAtOnce.stderr);
+    const answers = closedAtOnce.stdout
+      .trim()
+      .split("\n")
+      .map((text) => JSON.parse(text) as { id: number; result?: { isError?: boolean } });
+    assert.deepEqual(
+      answers.map((answer) => [answer.id, answer.result?.isError ?? false]),
+      [
+        [1, false],
+        [2, false],
+      ],
+    );
+
+    // Given a host that no longer reads the server's stdout
+    // (the installed bin run by node itself, so no npx process stands between them)
+    const server = spawn(
+      process.execPath,
+      [join(installed.hostDir, "node_modules/@abas/mcp/dist/abas-mcp.js")],
+      {
+        cwd: installed.hostDir,
+        env: { ...process.env, ...configEnv },
+      },
+    );
+    let stderr = "";
+    server.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+    server.stdout.destroy();
+    server.stdin.write(initialize);
+    // Then the server stops without a crash
+    const [code] = (await once(server, "exit")) as [number | null];
+    assert.equal(code, 0, stderr);
+    assert.doesNotMatch(stderr, /Unhandled 'error' event|EPIPE/);
+  });
+
   it("stops with exit code 2 and a clear message on an invalid setting", () => {
     for (const [name, value] of [
       ["ABAS_API_URL", "ftp://example.com"],
@@ -641,9 +733,18 @@ describe("abas-mcp, installed from its tarball and started with `npx -y @abas/mc
     const batchItem = verification(
       await keyless.call("verify_action_hash", { payload: fixtures.batchPayloads[0], agent: fixtures.agent }),
     );
-    assert.equal(batchItem.attested, false);
+    assert.deepEqual([batchItem.attested, batchItem.complete], [false, false]);
     assert.ok(
       batchItem.notes.some((note) => /Batch items were not searched: .*ABAS_API_KEY is not set/.test(note)),
+    );
+    assert.match(
+      (
+        await keyless.call("verify_action_hash", {
+          payload: fixtures.batchPayloads[0],
+          agent: fixtures.agent,
+        })
+      ).text,
+      /^NOT FOUND, SEARCH INCOMPLETE\. .* this does not show that it was never attested\./,
     );
     const withBatchAddress = verification(
       await keyless.call("verify_action_hash", {
@@ -671,6 +772,25 @@ describe("abas-mcp, installed from its tarball and started with `npx -y @abas/mc
       /ledger's JSON-RPC node did not answer/,
       new RegExp(`ABAS_RPC_URL=http://127\\.0\\.0\\.1:${port}`),
     );
+  });
+
+  it("never shows a key in ABAS_RPC_URL: not in answers, Explorer links or its log", async () => {
+    const { fixtures } = stack;
+    const secret = "rpc-secret-0123456789";
+    const withKey = await connect({
+      ...configEnv,
+      ABAS_RPC_URL: `${stack.rpcUrl}/${secret}?api-key=${secret}`,
+    });
+    const answers = [
+      await withKey.call("verify_action_hash", { payload: fixtures.plainPayload }),
+      await withKey.call("get_agent_attestations", { agent: fixtures.agent }),
+    ];
+    for (const answer of answers) {
+      assert.doesNotMatch(JSON.stringify(answer), new RegExp(secret));
+    }
+    assert.match(answers[0]!.text, /ledger \(http:\/\/127\.0\.0\.1:\d+\/\[hidden\]\?\[hidden\]\)/);
+    await withKey.close();
+    assert.doesNotMatch(withKey.stderr(), new RegExp(secret));
   });
 
   it("with the API down: isError asking whether `npm start` is running, with ABAS_API_URL", async () => {

@@ -16,7 +16,7 @@ import {
 } from "../schemas.js";
 import { fromApiError } from "../tool-failure.js";
 
-const inputSchema = z.object({
+const inputSchema = z.strictObject({
   agent: agentKey("The agent's public key (base58), as registered with the ABAS program"),
   actionType: ActionTypeName.optional().describe("Only this kind of action"),
   privacy: z
@@ -104,7 +104,7 @@ export const getAgentAttestations = defineTool({
     });
 
     const { metrics, reputation } = profile;
-    const attestations = page.data.map((record) => toItem(record, context.config.rpcUrl));
+    const attestations = page.data.map((record) => toItem(record, context.config.shownRpcUrl));
     const structured: z.input<typeof outputSchema> = {
       agent: profile.agent,
       operator: profile.operator,

@@ -14,7 +14,7 @@ const FORMULA_V1 =
   "a suspended agent is capped at 40, a revoked one scores 0. Computed only from ledger facts, at the " +
   "newest ledger time the index holds.";
 
-const inputSchema = z.object({
+const inputSchema = z.strictObject({
   agent: agentKey("The agent's public key (base58)"),
 });
 

@@ -22,12 +22,26 @@ import { ActionTypeName, BASE58_ADDRESS, BASE58_SIGNATURE, HEX_32_BYTES, hex32 }
 import type { ToolContext } from "../tool-context.js";
 import { KEY_COMMAND, invalidInput } from "../tool-failure.js";
 
-const inputSchema = z.object({
+/** A canonical payload longer than this is not repeated in the answer. */
+const MAX_PAYLOAD_ECHO = 10_000;
+
+/**
+ * A payload as sent: a string, an object or an array, passed on untouched. (A record schema would
+ * rebuild an object and drop a `__proto__` member, so the hash would be of another object.)
+ */
+const payloadSchema = z
+  .unknown()
+  .refine(
+    (value) => typeof value === "string" || (typeof value === "object" && value !== null),
+    "expected a string, a JSON object or a JSON array",
+  )
+  .meta({ type: ["string", "object", "array"] });
+
+const inputSchema = z.strictObject({
   actionHash: hex32(
     "The action hash to check: 64 hex characters, SHA-256 of the payload (the receipt's actionHash). Give this or payload.",
   ).optional(),
-  payload: z
-    .union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())])
+  payload: payloadSchema
     .optional()
     .describe(
       "Or the action itself, hashed here as the ABAS SDK's hashAction does (SHA-256 of the UTF-8 bytes). A string " +
@@ -80,6 +94,8 @@ const CheckResult = z.object({ ok: z.boolean(), reason: z.string().optional() })
 
 const Attestation = z.object({
   verified: z.boolean().describe("Every check passed"),
+  actionHash: z.string().describe("The action hash this attestation was checked against"),
+  hashedFrom: z.enum(["actionHash", "payload string", "payload as RFC 8785 canonical JSON"]),
   kind: z.enum(["single", "batch-item"]),
   agent: z.string().describe("The agent's public key: its Ed25519 key signed the receipt"),
   operator: z.string().describe("The operator wallet that submitted it"),
@@ -110,14 +126,28 @@ const Attestation = z.object({
     .describe(
       "Each check and its result: format, storedHash, agentSignature, merkleProof, address, program, account, accountFields, batchLeaf, transaction",
     ),
+  receipt: z
+    .record(z.string(), z.unknown())
+    .nullable()
+    .describe(
+      "The receipt rebuilt from the ledger, as the ABAS SDK's verifyReceipt and `abas verify` check it on their own",
+    ),
 });
 
 const outputSchema = z.object({
   attested: z.boolean().describe("true when at least one attestation of this hash passed every check"),
+  complete: z
+    .boolean()
+    .describe(
+      'false when part of the search could not run (the notes say which): attested false then means "not found", not "never attested"',
+    ),
   actionHash: z.string(),
   storedHash: z.string().describe("What the ledger stores: the action hash, or with a salt its commitment"),
   hashedFrom: z.enum(["actionHash", "payload string", "payload as RFC 8785 canonical JSON"]),
-  canonicalPayload: z.string().nullable().describe("The exact text hashed, for a JSON payload"),
+  canonicalPayload: z
+    .string()
+    .nullable()
+    .describe(`The exact text hashed, for a JSON payload of at most ${MAX_PAYLOAD_ECHO} characters`),
   searchedBy: z
     .enum(["batchAddress", "txSignature", "agent", "index"])
     .describe("How the attestations were found: from the reference given, or through the ABAS index"),
@@ -150,7 +180,7 @@ const CHECK_DESCRIPTIONS: Record<string, string> = {
   transaction: "the recording transaction succeeded in that slot",
 };
 
-function renderAttestation(attestation: CheckedAttestation): string[] {
+function renderAttestation(attestation: CheckedAttestation, answeredHash: string): string[] {
   const where =
     attestation.batch === null
       ? `attestation account ${attestation.accountAddress}`
@@ -163,6 +193,9 @@ function renderAttestation(attestation: CheckedAttestation): string[] {
     `  transaction ${attestation.txSignature ?? "not found"}${attestation.explorerUrl ? ` ${attestation.explorerUrl}` : ""}`,
     `  agent signature ${attestation.agentSignature}`,
   ];
+  if (attestation.actionHash !== answeredHash) {
+    lines.push(`  of action hash ${attestation.actionHash} (the ${attestation.hashedFrom})`);
+  }
   const failed = Object.entries(attestation.checks).filter(([, check]) => !check.ok);
   if (failed.length === 0) {
     const passed = Object.keys(attestation.checks)
@@ -179,12 +212,16 @@ function render(output: Output, checked: readonly CheckedAttestation[]): string 
   const hash = `${output.hashedFrom === "actionHash" ? "Action hash" : `Action hash (of the ${output.hashedFrom})`} ${output.actionHash}`;
   const stored =
     output.storedHash === output.actionHash ? "" : ` (stored as commitment ${output.storedHash})`;
+  const ofHash = `${hash.charAt(0).toLowerCase()}${hash.slice(1)}${stored}`;
   const verdict = output.attested
     ? `ATTESTED. ${hash}${stored} is recorded on the ledger (${output.ledger.rpcUrl}).`
-    : `NOT ATTESTED. No attestation of ${hash.charAt(0).toLowerCase()}${hash.slice(1)}${stored} passed the ledger checks.`;
+    : output.complete
+      ? `NOT ATTESTED. No attestation of ${ofHash} passed the ledger checks.`
+      : `NOT FOUND, SEARCH INCOMPLETE. No attestation of ${ofHash} that was checked passed the ledger checks, ` +
+        "but part of the search could not run (see the notes): this does not show that it was never attested.";
   const lines = [
     verdict,
-    ...checked.flatMap(renderAttestation),
+    ...checked.flatMap((attestation) => renderAttestation(attestation, output.actionHash)),
     ...output.notes.map((note) => `Note: ${note}`),
   ];
   if (!output.attested) {
@@ -211,10 +248,14 @@ function checkInput(input: z.output<typeof inputSchema>): void {
 }
 
 function attestationOf(match: ActionMatch, context: ToolContext): CheckedAttestation {
-  const { rpcUrl } = context.config;
+  const rpcUrl = context.config.shownRpcUrl;
   const { batch } = match;
+  const explorerUrl =
+    match.txSignature === null ? null : getTransactionExplorerUrl(match.txSignature, rpcUrl);
   return {
     verified: match.verified,
+    actionHash: match.hash.actionHash,
+    hashedFrom: HASHED_FROM[match.hash.source],
     kind: match.kind === "attestation" ? "single" : "batch-item",
     agent: match.agent,
     operator: match.operator,
@@ -244,7 +285,7 @@ function attestationOf(match: ActionMatch, context: ToolContext): CheckedAttesta
                   : "unavailable",
           },
     txSignature: match.txSignature,
-    explorerUrl: match.txSignature === null ? null : getTransactionExplorerUrl(match.txSignature, rpcUrl),
+    explorerUrl,
     agentSignature: match.agentSignature,
     checks: Object.fromEntries(
       Object.entries(match.checks).map(([name, check]) => [
@@ -252,6 +293,7 @@ function attestationOf(match: ActionMatch, context: ToolContext): CheckedAttesta
         check.reason === undefined ? { ok: check.ok } : { ok: check.ok, reason: check.reason },
       ]),
     ),
+    receipt: match.receipt === null ? null : { ...match.receipt, explorerUrl: explorerUrl ?? "" },
   };
 }
 
@@ -270,7 +312,7 @@ function answeredHash(lookup: ActionLookup) {
   return (lookup.matches.find((match) => match.verified) ?? lookup.matches[0])?.hash ?? lookup.hashes[0]!;
 }
 
-async function verify(input: z.output<typeof inputSchema>, context: ToolContext) {
+async function verify(input: z.output<typeof inputSchema>, context: ToolContext, cancelled: AbortSignal) {
   checkInput(input);
   const { config } = context;
   let lookup: ActionLookup;
@@ -290,7 +332,7 @@ async function verify(input: z.output<typeof inputSchema>, context: ToolContext)
         rpcUrl: config.rpcUrl,
         programId: config.programId,
         ...(context.api === undefined ? {} : { index: context.api }),
-        abortSignal: AbortSignal.timeout(LOOKUP_TIMEOUT_MS),
+        abortSignal: AbortSignal.any([cancelled, AbortSignal.timeout(LOOKUP_TIMEOUT_MS)]),
       },
     );
   } catch (error) {
@@ -298,16 +340,24 @@ async function verify(input: z.output<typeof inputSchema>, context: ToolContext)
   }
   const hash = answeredHash(lookup);
   const checked = lookup.matches.map((match) => attestationOf(match, context));
+  const notes = notesOf(lookup.notes, context);
+  const echoed = hash.canonicalPayload !== null && hash.canonicalPayload.length <= MAX_PAYLOAD_ECHO;
+  if (hash.canonicalPayload !== null && !echoed) {
+    notes.push(
+      `The canonical payload hashed (${hash.canonicalPayload.length} characters) is not repeated here.`,
+    );
+  }
   const structured: Output = {
     attested: lookup.attested,
+    complete: lookup.complete,
     actionHash: hash.actionHash,
     storedHash: hash.storedHash,
     hashedFrom: HASHED_FROM[hash.source],
-    canonicalPayload: hash.canonicalPayload,
+    canonicalPayload: echoed ? hash.canonicalPayload : null,
     searchedBy: lookup.searchedBy,
     attestations: checked,
-    notes: notesOf(lookup.notes, context),
-    ledger: { rpcUrl: config.rpcUrl, programId: config.programId },
+    notes,
+    ledger: { rpcUrl: config.shownRpcUrl, programId: config.programId },
   };
   return { structured, text: render(structured, checked) };
 }

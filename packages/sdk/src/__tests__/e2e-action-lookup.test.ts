@@ -4,6 +4,8 @@
  * checked on the ledger; every failure a caller can meet is asserted by its code.
  */
 import assert from "node:assert/strict";
+import { createServer, type IncomingMessage } from "node:http";
+import type { AddressInfo } from "node:net";
 import { after, before, describe, it } from "node:test";
 
 import {
@@ -23,8 +25,9 @@ import {
 import { generateKeyPairSigner } from "@solana/kit";
 import { refusedUrl } from "@abas/test-support";
 
+import { AttestationClient } from "../client.js";
 import { findAndVerifyAction, verifyAttestationAt, type LookupOptions } from "../action-lookup/index.js";
-import { startIndexedService, type IndexedService } from "./support/indexed-service.js";
+import { startIndexedService, waitFor, type IndexedService } from "./support/indexed-service.js";
 
 const rejectsWith = async (work: Promise<unknown>, code: AbasErrorCode) =>
   await assert.rejects(work, (error: unknown) => {
@@ -125,6 +128,54 @@ describe("finding and verifying an action", () => {
         (await findAndVerifyAction({ actionHash: service.plain.actionHash }, options)).matches.length,
         2,
       );
+    });
+
+    it("checks the first to attest a hash first, counts a batch repeating it once, and says when the index holds more than it reads", async () => {
+      // Given an action attested by the service's agent, then repeated 100 times in one batch by another agent
+      const actionHash = await AttestationClient.hashAction(`first attested ${Date.now()}`);
+      const first = await service.client.attest({
+        operatorKeypair: service.operator,
+        actionHash,
+        actionType: "Decision",
+      });
+      const copier = new AttestationClient({
+        rpcUrl: service.rpcUrl,
+        agentKeypair: await generateKeyPairSigner(),
+        programId: service.programId,
+      });
+      await copier.registerAgent({ operatorKeypair: service.operator });
+      const copies = await copier.batchAttest({
+        operatorKeypair: service.operator,
+        attestations: Array.from({ length: 100 }, () => ({ actionHash, actionType: "Decision" as const })),
+      });
+      await waitFor(
+        "the indexer",
+        async () =>
+          (await service.api.listAttestations({ storedHash: actionHash, limit: 100 })).pagination.hasMore,
+      );
+      // When it is looked up through the index, whose newest 100 entries are all copies
+      const lookup = await findAndVerifyAction({ actionHash }, options);
+      // Then the first attestation is checked first, and the batch counts once
+      assert.deepEqual(
+        lookup.matches.map((match) => [match.address, match.batch?.index ?? null, match.verified]),
+        [
+          [first.attestationAddress, null, true],
+          [copies.batchAddress, 0, true],
+        ],
+      );
+      assert.deepEqual([lookup.complete, lookup.notes], [true, []]);
+      // And when the search may read fewer entries than the index holds, the lookup says it is incomplete
+      const capped = await findAndVerifyAction({ actionHash }, { ...options, maxIndexEntries: 100 });
+      assert.deepEqual(
+        capped.matches.map((match) => match.address),
+        [copies.batchAddress],
+      );
+      assert.equal(capped.complete, false);
+      assert.deepEqual(
+        capped.notes.map((entry) => entry.kind),
+        ["index-page-full"],
+      );
+      assert.match(capped.notes[0]!.message, /only the 100 newest were searched/);
     });
 
     it("opens a privacy-mode attestation with its salt, and cannot find it without", async () => {
@@ -250,6 +301,10 @@ describe("finding and verifying an action", () => {
         ABAS_SDK__INVALID_ARGUMENT,
       );
       await rejectsWith(
+        findAndVerifyAction({ payload: "x", agent: service.agent }, { ...nowhere, maxIndexEntries: 0.5 }),
+        ABAS_SDK__INVALID_ARGUMENT,
+      );
+      await rejectsWith(
         findAndVerifyAction({ payload: "x", agent: service.agent, index: 1 }, nowhere),
         ABAS_SDK__INVALID_ARGUMENT,
       );
@@ -277,6 +332,34 @@ describe("finding and verifying an action", () => {
         findAndVerifyAction({ payload: "x" }, { ...options, abortSignal: AbortSignal.abort() }),
         { name: "AbortError" },
       );
+    });
+
+    it("stops its requests to the ledger when aborted", async (t) => {
+      // Given a ledger that takes requests and never answers them
+      const requests: IncomingMessage[] = [];
+      const closed: Promise<void>[] = [];
+      const silent = createServer((request) => {
+        requests.push(request);
+        closed.push(new Promise((resolve) => request.socket.once("close", resolve)));
+      });
+      await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+      t.after(() => silent.close());
+      const { port } = silent.address() as AddressInfo;
+      const stop = new AbortController();
+      const lookup = findAndVerifyAction(
+        { payload: "x", agent: service.agent },
+        { rpcUrl: `http://127.0.0.1:${port}`, programId: service.programId, abortSignal: stop.signal },
+      );
+      while (requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      // When the lookup is aborted
+      stop.abort(new Error("cancelled by the caller"));
+      // Then it rejects with the reason, and the request it had sent is dropped, not left to run
+      // until its own timeout (DEFAULT_REQUEST_TIMEOUT_MS, 30 s)
+      await assert.rejects(lookup, /cancelled by the caller/);
+      const stillOpen = new Promise<string>((resolve) =>
+        setTimeout(() => resolve("still open"), 10_000).unref(),
+      );
+      assert.equal(await Promise.race([Promise.all(closed).then(() => "closed"), stillOpen]), "closed");
     });
   });
 

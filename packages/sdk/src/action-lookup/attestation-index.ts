@@ -4,6 +4,8 @@
  * (`ApiClient`) or the service's database implement this. What an index says only points at
  * ledger accounts; every answer is then read and checked on the ledger.
  */
+import type { ApiAttestation } from "@abas/api-contract";
+
 export type IndexedAttestationRef = Readonly<{
   /** The attestation account, or for a batch item the batch account. */
   address: string;
@@ -19,9 +21,29 @@ export type AttestationIndexQuery = Readonly<{
   storedHash: string;
   /** Only this agent's attestations. */
   agent?: string;
+  /** At most this many in one page (the REST API lists up to 100). */
   limit: number;
+  /** The previous page's `nextCursor`. */
+  cursor?: string;
+}>;
+
+export type IndexedAttestationPage = Readonly<{
+  /** Newest first. */
+  entries: readonly IndexedAttestationRef[];
+  /** Null on the last page. */
+  nextCursor: string | null;
 }>;
 
 export interface AttestationIndex {
-  findAttestations(query: AttestationIndexQuery): Promise<readonly IndexedAttestationRef[]>;
+  findAttestations(query: AttestationIndexQuery): Promise<IndexedAttestationPage>;
+}
+
+/** Where an attestation as the REST API (or the service's database) gives it is recorded. */
+export function indexedAttestationRef(record: ApiAttestation): IndexedAttestationRef {
+  return {
+    address: record.batch?.address ?? record.id,
+    batchIndex: record.batch?.index ?? null,
+    txSignature: record.txSignature,
+    agent: record.agent,
+  };
 }

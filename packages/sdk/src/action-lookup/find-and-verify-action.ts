@@ -11,7 +11,7 @@ import { assertObject, parseAddress, parseHash } from "../input-validation.js";
 import { findCandidates, searchedBy, type SearchedBy, type Where } from "./find-candidates.js";
 import { hashesToTry, type ActionToHash, type HashToTry } from "./hashes-to-try.js";
 import { DEFAULT_MAX_CANDIDATES, lookupContext, untilAborted, type LookupOptions } from "./lookup-options.js";
-import { note, type LookupNote, type LookupNoteKind } from "./lookup-notes.js";
+import { INCOMPLETE_SEARCH, note, type LookupNote, type LookupNoteKind } from "./lookup-notes.js";
 import { verifyCandidate, type Candidate } from "./verify-candidate.js";
 import type { VerifiedAttestation } from "./verified-attestation.js";
 
@@ -34,6 +34,11 @@ export type ActionMatch = VerifiedAttestation & Readonly<{ hash: HashToTry }>;
 export type ActionLookup = Readonly<{
   /** At least one attestation of the action passed every check. */
   attested: boolean;
+  /**
+   * Every place the query names was searched. False when part of the search could not run (the
+   * notes say which): `attested: false` then means "not found", not "never attested".
+   */
+  complete: boolean;
   /** Every hash tried, in order. */
   hashes: readonly HashToTry[];
   searchedBy: SearchedBy;
@@ -123,7 +128,7 @@ async function lookUp(query: ActionQuery, options: LookupOptions): Promise<Actio
     notes.push(
       note(
         "too-many-candidates",
-        `${found.length} attestations store this hash; the first ${maxCandidates} were checked. Give the agent to narrow the search.`,
+        `${found.length} attestations store this hash; the ${maxCandidates} earliest were checked. Give the agent to narrow the search.`,
       ),
     );
   }
@@ -136,12 +141,14 @@ async function lookUp(query: ActionQuery, options: LookupOptions): Promise<Actio
     };
     matches.push({ ...(await verifyCandidate(context, candidate, opening)), hash });
   }
+  const kept = notesToKeep(notes, found.length > 0);
   return {
     attested: matches.some((match) => match.verified),
+    complete: !kept.some((entry) => INCOMPLETE_SEARCH.has(entry.kind)),
     hashes,
     searchedBy: searchedBy(where),
     matches,
-    notes: notesToKeep(notes, found.length > 0),
+    notes: kept,
   };
 }
 

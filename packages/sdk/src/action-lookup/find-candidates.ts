@@ -6,7 +6,7 @@
  * - `txSignature`: the accounts that transaction wrote;
  * - `agent`: the attestation account at its address (a PDA of agent and stored hash); the agent's
  *   batch items through the index, when there is one;
- * - none of them: the index, searched by stored hash.
+ * - none of them: the index, searched by stored hash, oldest first.
  *
  * Every candidate is an account read from the ledger; the index only points at accounts.
  */
@@ -22,7 +22,7 @@ import type { Address, Signature } from "@solana/kit";
 import { historyCommitment } from "../history-commitment.js";
 import { fetchLedgerAccount } from "../ledger-accounts.js";
 import { sendRpcRequest } from "../rpc-request.js";
-import type { IndexedAttestationRef } from "./attestation-index.js";
+import type { AttestationIndex, IndexedAttestationPage, IndexedAttestationRef } from "./attestation-index.js";
 import {
   readLedgerAttestation,
   readLedgerAttestations,
@@ -43,7 +43,47 @@ export type Where = Readonly<{
 
 export type CandidateSearch = { candidates: Candidate[]; notes: LookupNote[] };
 
-const INDEX_PAGE_SIZE = 20;
+/** The most the REST API lists in one page. */
+const INDEX_PAGE_SIZE = 100;
+
+/**
+ * The attestations the index lists for a stored hash, as the search checks them: oldest first, so
+ * the first to attest a hash is checked before later copies, and one item per batch, so a batch
+ * that repeats a hash counts once. Reads up to `maxIndexEntries` and says when more are left.
+ */
+async function searchIndex(
+  { index, maxIndexEntries }: { index: AttestationIndex; maxIndexEntries: number },
+  query: Readonly<{ storedHash: string; agent?: string }>,
+  notes: LookupNote[],
+): Promise<IndexedAttestationRef[]> {
+  const listed: IndexedAttestationRef[] = [];
+  let cursor: string | null = null;
+  do {
+    const page: IndexedAttestationPage = await index.findAttestations({
+      ...query,
+      limit: Math.min(INDEX_PAGE_SIZE, maxIndexEntries - listed.length),
+      ...(cursor === null ? {} : { cursor }),
+    });
+    listed.push(...page.entries);
+    cursor = page.nextCursor;
+  } while (cursor !== null && listed.length < maxIndexEntries);
+  if (cursor !== null) {
+    notes.push(
+      note(
+        "index-page-full",
+        `The index holds more than ${listed.length} attestations storing ${query.storedHash}; only the ` +
+          `${listed.length} newest were searched, so older ones (the first to attest it among them) were not ` +
+          "checked. Give the agent, the txSignature or the batchAddress to look there directly.",
+      ),
+    );
+  }
+  const seen = new Set<string>();
+  return listed.reverse().filter((entry) => {
+    if (seen.has(entry.address)) return false;
+    seen.add(entry.address);
+    return true;
+  });
+}
 
 const describe = (candidate: Candidate): string =>
   candidate.ledger.kind === "attestation"
@@ -221,7 +261,7 @@ async function byAgent(context: LookupContext, storedHash: string, where: Where)
   } else {
     let entries: readonly IndexedAttestationRef[] | undefined;
     try {
-      entries = await context.index.findAttestations({ storedHash, agent, limit: INDEX_PAGE_SIZE });
+      entries = await searchIndex({ ...context, index: context.index }, { storedHash, agent }, notes);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       notes.push(
@@ -249,8 +289,8 @@ async function byAgent(context: LookupContext, storedHash: string, where: Where)
 }
 
 async function inIndex(context: LookupContext, storedHash: string): Promise<CandidateSearch> {
-  const entries = await context.index!.findAttestations({ storedHash, limit: INDEX_PAGE_SIZE });
   const notes: LookupNote[] = [];
+  const entries = await searchIndex({ ...context, index: context.index! }, { storedHash }, notes);
   if (entries.length === 0) {
     notes.push(note("not-indexed", `The index holds no attestation that stores ${storedHash}.`));
   }

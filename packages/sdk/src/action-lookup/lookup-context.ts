@@ -9,5 +9,7 @@ export type LookupContext = Readonly<{
   programId: Address;
   commitment: Commitment;
   index: AttestationIndex | undefined;
+  /** At most this many index entries are read per search. */
+  maxIndexEntries: number;
   abortSignal: AbortSignal | undefined;
 }>;

@@ -19,13 +19,26 @@ export type LookupOptions = Readonly<{
   abortSignal?: AbortSignal;
   /** At most this many attestations are checked; default 10. */
   maxCandidates?: number;
+  /**
+   * At most this many index entries are read (newest first, in pages of 100) when the index is
+   * searched; default 1,000. The earliest of them are checked first.
+   */
+  maxIndexEntries?: number;
 }>;
 
 export const DEFAULT_MAX_CANDIDATES = 10;
+export const DEFAULT_MAX_INDEX_ENTRIES = 1_000;
 
 export function lookupContext(options: LookupOptions): LookupContext {
   if (typeof options !== "object" || options === null) {
     throw new AbasError(ABAS_SDK__INVALID_ARGUMENT, { argument: "options", reason: "expected an object" });
+  }
+  const maxIndexEntries = options.maxIndexEntries ?? DEFAULT_MAX_INDEX_ENTRIES;
+  if (!Number.isInteger(maxIndexEntries) || maxIndexEntries < 1) {
+    throw new AbasError(ABAS_SDK__INVALID_ARGUMENT, {
+      argument: "maxIndexEntries",
+      reason: "expected a whole number, 1 or more",
+    });
   }
   const programId = parseProgramId(options.programId);
   const rpcUrl = parseRpcUrl(options.rpcUrl);
@@ -35,6 +48,7 @@ export function lookupContext(options: LookupOptions): LookupContext {
     programId,
     commitment: parseCommitment(options.commitment),
     index: options.index,
+    maxIndexEntries,
     abortSignal: options.abortSignal,
   };
 }

@@ -27,10 +27,11 @@ import {
   type AbasErrorCode,
 } from "@abas/errors";
 
-import type {
-  AttestationIndex,
-  AttestationIndexQuery,
-  IndexedAttestationRef,
+import {
+  indexedAttestationRef,
+  type AttestationIndex,
+  type AttestationIndexQuery,
+  type IndexedAttestationPage,
 } from "../action-lookup/attestation-index.js";
 import type { ApiListAttestationsQuery } from "./api-types.js";
 
@@ -157,18 +158,15 @@ export class ApiClient implements AttestationIndex {
     storedHash,
     agent,
     limit,
-  }: AttestationIndexQuery): Promise<IndexedAttestationRef[]> {
+    cursor,
+  }: AttestationIndexQuery): Promise<IndexedAttestationPage> {
     const page = await this.listAttestations({
       storedHash,
       limit,
       ...(agent === undefined ? {} : { agent }),
+      ...(cursor === undefined ? {} : { cursor }),
     });
-    return page.data.map((record) => ({
-      address: record.batch?.address ?? record.id,
-      batchIndex: record.batch?.index ?? null,
-      txSignature: record.txSignature,
-      agent: record.agent,
-    }));
+    return { entries: page.data.map(indexedAttestationRef), nextCursor: page.pagination.nextCursor };
   }
 
   /** The health report, healthy (HTTP 200) or not (HTTP 503): read `status` and `causes`. */

@@ -42,6 +42,8 @@ export interface ActionLookup {
   readonly privacy: boolean;
   /** What the lookup did not find or did not search, and why (the SDK's notes). */
   readonly notes: readonly LookupNote[];
+  /** False when part of the search could not run (the notes say which). */
+  readonly complete: boolean;
 }
 
 /** A question the page cannot answer: bad input (400), or a ledger that does not answer (503). */
@@ -130,6 +132,7 @@ export async function lookUpAction(
       })),
       privacy: salt !== undefined,
       notes: lookup.notes,
+      complete: lookup.complete,
     };
   } catch (error) {
     if (

@@ -103,12 +103,21 @@ function notFound(lookup: ActionLookup, indexedSlot: number | null): SafeHtml {
     <div class="verdict verdict-bad">
       <span class="mark" aria-hidden="true">✗</span>
       <div>
-        <strong>Not attested</strong>
-        <p>
-          No attestation of this action${lookup.privacy ? " under this salt" : ""} is recorded: none of the
-          ABAS transactions read from the
-          ledger${indexedSlot === null ? "" : ` up to slot ${formatCount(indexedSlot)}`} stores its hash.
-        </p>
+        ${
+          lookup.complete
+            ? html`<strong>Not attested</strong>
+                <p>
+                  No attestation of this action${lookup.privacy ? " under this salt" : ""} is recorded: none
+                  of the ABAS transactions read from the
+                  ledger${indexedSlot === null ? "" : ` up to slot ${formatCount(indexedSlot)}`} stores its
+                  hash.
+                </p>`
+            : html`<strong>Not found</strong>
+                <p>
+                  No attestation of this action${lookup.privacy ? " under this salt" : ""} that was checked
+                  passed, but the search could not look everywhere: the notes below say what was left out.
+                </p>`
+        }
       </div>
     </div>
     <dl class="facts">

@@ -56,7 +56,7 @@ function createApiKey(dataDir: string): string {
   return (JSON.parse(created.stdout) as { key: string }).key;
 }
 
-async function waitFor(what: string, condition: () => Promise<boolean>): Promise<void> {
+export async function waitFor(what: string, condition: () => Promise<boolean>): Promise<void> {
   const deadline = Date.now() + 30_000;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
