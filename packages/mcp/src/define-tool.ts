@@ -45,7 +45,10 @@ export function defineTool<Input extends InputSchema, Output extends OutputSchem
   return {
     name: spec.name,
     register(server, context) {
-      const answer = async (input: z.output<Input>, signal: AbortSignal): Promise<CallToolResult> => {
+      const run = async (
+        input: z.output<Input>,
+        { signal }: { signal: AbortSignal },
+      ): Promise<CallToolResult> => {
         const started = performance.now();
         try {
           const { structured, text } = await spec.handler(input, context, signal);
@@ -68,7 +71,6 @@ export function defineTool<Input extends InputSchema, Output extends OutputSchem
           );
         }
       };
-      const run = (input: z.output<Input>, { signal }: { signal: AbortSignal }) => answer(input, signal);
       server.registerTool(
         spec.name,
         {

@@ -10,7 +10,13 @@ import type { Address, Signature } from "@solana/kit";
 import { assertObject, parseAddress, parseHash } from "../input-validation.js";
 import { findCandidates, searchedBy, type SearchedBy, type Where } from "./find-candidates.js";
 import { hashesToTry, type ActionToHash, type HashToTry } from "./hashes-to-try.js";
-import { DEFAULT_MAX_CANDIDATES, lookupContext, untilAborted, type LookupOptions } from "./lookup-options.js";
+import {
+  countOption,
+  DEFAULT_MAX_CANDIDATES,
+  lookupContext,
+  untilAborted,
+  type LookupOptions,
+} from "./lookup-options.js";
 import { INCOMPLETE_SEARCH, note, type LookupNote, type LookupNoteKind } from "./lookup-notes.js";
 import { verifyCandidate, type Candidate } from "./verify-candidate.js";
 import type { VerifiedAttestation } from "./verified-attestation.js";
@@ -101,10 +107,7 @@ async function lookUp(query: ActionQuery, options: LookupOptions): Promise<Actio
   const context = lookupContext(options);
   const where = parseWhere(query);
   const proof = parseProof(query.proof);
-  const maxCandidates = options.maxCandidates ?? DEFAULT_MAX_CANDIDATES;
-  if (!Number.isInteger(maxCandidates) || maxCandidates < 1) {
-    throw invalid("maxCandidates", "expected a whole number, 1 or more");
-  }
+  const maxCandidates = countOption(options, "maxCandidates", DEFAULT_MAX_CANDIDATES);
   if (searchedBy(where) === "index" && context.index === undefined) {
     throw new AbasError(ABAS_SDK__ATTESTATION_INDEX_REQUIRED, {
       searchingFor: "who attested an action without its agent, txSignature or batchAddress",

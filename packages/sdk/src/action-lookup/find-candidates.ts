@@ -52,7 +52,8 @@ const INDEX_PAGE_SIZE = 100;
  * that repeats a hash counts once. Reads up to `maxIndexEntries` and says when more are left.
  */
 async function searchIndex(
-  { index, maxIndexEntries }: { index: AttestationIndex; maxIndexEntries: number },
+  index: AttestationIndex,
+  maxIndexEntries: number,
   query: Readonly<{ storedHash: string; agent?: string }>,
   notes: LookupNote[],
 ): Promise<IndexedAttestationRef[]> {
@@ -261,7 +262,7 @@ async function byAgent(context: LookupContext, storedHash: string, where: Where)
   } else {
     let entries: readonly IndexedAttestationRef[] | undefined;
     try {
-      entries = await searchIndex({ ...context, index: context.index }, { storedHash, agent }, notes);
+      entries = await searchIndex(context.index, context.maxIndexEntries, { storedHash, agent }, notes);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       notes.push(
@@ -290,7 +291,7 @@ async function byAgent(context: LookupContext, storedHash: string, where: Where)
 
 async function inIndex(context: LookupContext, storedHash: string): Promise<CandidateSearch> {
   const notes: LookupNote[] = [];
-  const entries = await searchIndex({ ...context, index: context.index! }, { storedHash }, notes);
+  const entries = await searchIndex(context.index!, context.maxIndexEntries, { storedHash }, notes);
   if (entries.length === 0) {
     notes.push(note("not-indexed", `The index holds no attestation that stores ${storedHash}.`));
   }

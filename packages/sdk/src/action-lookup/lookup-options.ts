@@ -29,17 +29,27 @@ export type LookupOptions = Readonly<{
 export const DEFAULT_MAX_CANDIDATES = 10;
 export const DEFAULT_MAX_INDEX_ENTRIES = 1_000;
 
+/** A bound such as `maxCandidates`: a whole number, 1 or more, or the default when not given. */
+export function countOption(
+  options: LookupOptions,
+  name: "maxCandidates" | "maxIndexEntries",
+  fallback: number,
+): number {
+  const value = options[name] ?? fallback;
+  if (!Number.isInteger(value) || value < 1) {
+    throw new AbasError(ABAS_SDK__INVALID_ARGUMENT, {
+      argument: name,
+      reason: "expected a whole number, 1 or more",
+    });
+  }
+  return value;
+}
+
 export function lookupContext(options: LookupOptions): LookupContext {
   if (typeof options !== "object" || options === null) {
     throw new AbasError(ABAS_SDK__INVALID_ARGUMENT, { argument: "options", reason: "expected an object" });
   }
-  const maxIndexEntries = options.maxIndexEntries ?? DEFAULT_MAX_INDEX_ENTRIES;
-  if (!Number.isInteger(maxIndexEntries) || maxIndexEntries < 1) {
-    throw new AbasError(ABAS_SDK__INVALID_ARGUMENT, {
-      argument: "maxIndexEntries",
-      reason: "expected a whole number, 1 or more",
-    });
-  }
+  const maxIndexEntries = countOption(options, "maxIndexEntries", DEFAULT_MAX_INDEX_ENTRIES);
   const programId = parseProgramId(options.programId);
   const rpcUrl = parseRpcUrl(options.rpcUrl);
   return {
