@@ -184,7 +184,8 @@ function printRecordedCalls(
   );
   console.log(`  receipts      ${receiptsDir} (one <action hash>.json file per call)`);
   console.log(`  verify link   ${webUrl}/app/receipts (open that folder there, or drop it on the page)`);
-  console.log(`  or run        npm run abas -- receipts verify ${receiptsDir}`);
+  const ledger = `--rpc-url ${rpcUrl}${programId ? ` --program-id ${programId}` : ""}`;
+  console.log(`  or run        npm run abas -- receipts verify ${receiptsDir} ${ledger}`);
   for (const { receipt } of new Map(recorded.map((entry) => [entry.receipt.batchAddress, entry])).values()) {
     console.log(`  share link    ${shareLink(receipt.txSignature)}`);
     console.log(`  web page      ${webPage(receipt.txSignature)}`);

@@ -3,31 +3,61 @@
  * message on stderr and an exit code (0 ok, 1 failed, 2 bad usage or configuration).
  */
 import { processIo, type CliIo } from "./cli-io.js";
-import { agentCommand } from "./commands/agent.js";
-import { attestCommand } from "./commands/attest.js";
-import { batchCommand } from "./commands/batch.js";
-import type { Command } from "./commands/command.js";
-import { keygenCommand } from "./commands/keygen.js";
-import { keysCommand } from "./commands/keys.js";
-import { mcpCommand } from "./commands/mcp.js";
-import { receiptsCommand } from "./commands/receipts.js";
-import { reindexCommand } from "./commands/reindex.js";
-import { statusCommand } from "./commands/status.js";
-import { verifyCommand } from "./commands/verify.js";
+import type { CommandEntry } from "./commands/command.js";
 import { DEFAULT_RPC_URL, GLOBAL_OPTIONS_HELP } from "./parse-options.js";
 import { EXIT_USAGE, reportFailure } from "./report-error.js";
 
-export const COMMANDS: readonly Command[] = [
-  keygenCommand,
-  agentCommand,
-  attestCommand,
-  batchCommand,
-  verifyCommand,
-  receiptsCommand,
-  mcpCommand,
-  keysCommand,
-  reindexCommand,
-  statusCommand,
+export const COMMANDS: readonly CommandEntry[] = [
+  {
+    name: "keygen",
+    summary: "create a key pair file (Solana CLI format)",
+    load: async () => (await import("./commands/keygen.js")).keygenCommand,
+  },
+  {
+    name: "agent",
+    summary: "register an agent, change its status or policy, show it",
+    load: async () => (await import("./commands/agent.js")).agentCommand,
+  },
+  {
+    name: "attest",
+    summary: "attest one action and print its receipt",
+    load: async () => (await import("./commands/attest.js")).attestCommand,
+  },
+  {
+    name: "batch",
+    summary: "attest the actions of a JSONL file in batches of up to 100",
+    load: async () => (await import("./commands/batch.js")).batchCommand,
+  },
+  {
+    name: "verify",
+    summary: "check receipts against the ledger, or look up an action hash",
+    load: async () => (await import("./commands/verify.js")).verifyCommand,
+  },
+  {
+    name: "receipts",
+    summary: "list, verify and show the receipts an abas-mcp-proxy saved",
+    load: async () => (await import("./commands/receipts.js")).receiptsCommand,
+  },
+  {
+    name: "mcp",
+    summary: "list the tools of a server in an MCP config, or call one, as a model host would",
+    load: async () => (await import("./commands/mcp.js")).mcpCommand,
+  },
+  {
+    name: "keys",
+    summary: "create, list and revoke API keys of the REST API",
+    load: async () => (await import("./commands/keys.js")).keysCommand,
+  },
+  {
+    name: "reindex",
+    summary: "rebuild the database from the ledger",
+    load: async () => (await import("./commands/reindex.js")).reindexCommand,
+  },
+  {
+    name: "status",
+    summary: "health of the REST API, the ledger and the indexer",
+    load: async () => (await import("./commands/status.js")).statusCommand,
+  },
 ];
 
 export const USAGE = `Usage: abas <command> [options]
@@ -42,6 +72,7 @@ Run "abas <command> --help" for a command's options.
 ${GLOBAL_OPTIONS_HELP}`;
 
 const VALUE_OPTIONS = new Set(["--rpc-url", "--api-url", "--program-id"]);
+const OWN_HELP = new Set(["keys", "agent"]);
 
 /** The index of the command name: the first argument that is neither an option nor an option's value. */
 function commandIndex(args: readonly string[]): number {
@@ -87,23 +118,20 @@ export async function runCli(
   const leading = args.slice(0, index);
   const rest = end < 0 ? [...own, ...leading] : [...own.slice(0, end), ...leading, ...own.slice(end)];
   if (name === "help") {
-    const topic = COMMANDS.find((command) => command.name === rest[0]);
-    io.out(topic?.usage ?? USAGE);
+    const topic = COMMANDS.find((entry) => entry.name === rest[0]);
+    io.out(topic === undefined ? USAGE : (await topic.load()).usage);
     return 0;
   }
-  const command = COMMANDS.find((candidate) => candidate.name === name);
-  if (command === undefined) {
+  const entry = COMMANDS.find((candidate) => candidate.name === name);
+  if (entry === undefined) {
     // The service is its own package's command (abas-service), so this one stays a light client.
     const hint = name === "start" ? "; start the service with npm start (the abas-service command)" : "";
     io.err(`abas: unknown command "${name}"${hint}\n\n${USAGE}`);
     return EXIT_USAGE;
   }
-  // keys has its own help and error reporting (the server's keys CLI).
-  if (
-    command !== keysCommand &&
-    command !== agentCommand &&
-    (rest.includes("--help") || rest.includes("-h"))
-  ) {
+  const command = await entry.load();
+  // keys has its own help and error reporting (the server's keys CLI), agent a help per subcommand.
+  if (!OWN_HELP.has(entry.name) && (rest.includes("--help") || rest.includes("-h"))) {
     io.out(command.usage);
     return 0;
   }
@@ -111,6 +139,6 @@ export async function runCli(
   try {
     return await command.run(rest, { io, env });
   } catch (error) {
-    return reportFailure(error, io, { command: command.name, usage: command.usage, json, settings });
+    return reportFailure(error, io, { command: entry.name, usage: command.usage, json, settings });
   }
 }

@@ -18,14 +18,12 @@ export function keypairPath(path: string, option: string): string {
   return path;
 }
 
+/** The key pair in the key file of an option; a file that holds no key pair is named with the option. */
 export async function loadKeypairOption(path: string, option: string): Promise<KeyPairSigner> {
-  return await loadKeypair(keypairPath(path, option));
+  return await loadKeypair(keypairPath(path, option), option);
 }
 
-export function createClient(
-  settings: GlobalSettings,
-  agentKeypair: string | KeyPairSigner,
-): AttestationClient {
+export function createClient(settings: GlobalSettings, agentKeypair: KeyPairSigner): AttestationClient {
   return new AttestationClient({
     rpcUrl: settings.rpcUrl,
     agentKeypair,

@@ -1,6 +1,6 @@
 export { COMMANDS, runCli, USAGE } from "./cli.js";
 export { processIo, type CliIo, type CommandContext } from "./cli-io.js";
-export type { Command } from "./commands/command.js";
+export type { Command, CommandEntry } from "./commands/command.js";
 export {
   describeFailure,
   EXIT_FAILED,

@@ -71,31 +71,35 @@ function bytesFromNumbers(numbers: readonly unknown[], name: string): Uint8Array
   return Uint8Array.from(numbers as number[]);
 }
 
-function bytesFromJsonArray(text: string, name: string, origin: string): Uint8Array {
+function bytesFromJsonArray(text: string, name: string): Uint8Array {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
-    throw invalidKeyPair(name, `${origin} is not JSON; expected an array of ${SECRET_KEY_SIZE} numbers`);
+    throw invalidKeyPair(name, `is not JSON; expected an array of ${SECRET_KEY_SIZE} numbers`);
   }
   if (!Array.isArray(parsed)) {
-    throw invalidKeyPair(name, `${origin} is not a JSON array of ${SECRET_KEY_SIZE} numbers`);
+    throw invalidKeyPair(name, `is not a JSON array of ${SECRET_KEY_SIZE} numbers`);
   }
   return bytesFromNumbers(parsed, name);
 }
 
-function bytesFromKeyFile(path: string, name: string): Uint8Array {
+/** A key file's errors name the file, whatever is wrong with what it holds. */
+function keyFromKeyFile(path: string, name: string): Uint8Array {
   const read = readKeyFile(path);
   if (!read.ok) throw invalidKeyPair(name, read.reason, read.cause);
-  return bytesFromJsonArray(read.text, name, `the key file ${read.path}`);
+  const named = `${name} (key file ${read.path})`;
+  return assertSecretKeyBytes(bytesFromJsonArray(read.text, named), named);
 }
 
-function bytesFromString(source: string, name: string): Uint8Array {
+function keyFromString(source: string, name: string): Uint8Array {
   const text = source.trim();
-  if (text.startsWith("[")) return bytesFromJsonArray(text, name, "the string");
-  if (BASE58_KEY_PATTERN.test(text)) return Uint8Array.from(getBase58Encoder().encode(text));
+  if (text.startsWith("[")) return assertSecretKeyBytes(bytesFromJsonArray(text, name), name);
+  if (BASE58_KEY_PATTERN.test(text)) {
+    return assertSecretKeyBytes(Uint8Array.from(getBase58Encoder().encode(text)), name);
+  }
   if (text === "") throw invalidKeyPair(name, "is an empty string");
-  return bytesFromKeyFile(text, name);
+  return keyFromKeyFile(text, name);
 }
 
 /**
@@ -109,7 +113,7 @@ export function readSecretKeyBytes(
 ): Uint8Array {
   if (source instanceof Uint8Array) return assertSecretKeyBytes(Uint8Array.from(source), name);
   if (Array.isArray(source)) return assertSecretKeyBytes(bytesFromNumbers(source, name), name);
-  if (typeof source === "string") return assertSecretKeyBytes(bytesFromString(source, name), name);
+  if (typeof source === "string") return keyFromString(source, name);
   throw invalidKeyPair(
     name,
     `${describeValue(source)}; expected a KeyPairSigner, secret key bytes, a base58 secret key or a key file path`,

@@ -118,7 +118,8 @@ export async function runKeysCli(
   io: CliOutput = processOutput,
 ): Promise<number> {
   const [command = "", ...rest] = args;
-  if (command === "help" || command === "--help" || command === "-h") {
+  const options = args.includes("--") ? args.slice(0, args.indexOf("--")) : args;
+  if (command === "help" || options.includes("--help") || options.includes("-h")) {
     io.out(KEYS_USAGE);
     return 0;
   }

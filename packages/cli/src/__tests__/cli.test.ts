@@ -180,7 +180,10 @@ describe("agents, attestations and receipts", () => {
     const actionHash = createHash("sha256").update(payload).digest("hex");
     const notFound = await abas(["verify", "--hash", actionHash, "--agent", agent.address]);
     assert.equal(notFound.code, 1, notFound.stderr);
-    assert.match(notFound.stderr, /no attestation of/);
+    assert.match(
+      notFound.stderr,
+      /no single attestation of .*; batches are not searched: check a batch item with its receipt$/m,
+    );
     const saved = await attest("unsaved.json");
     assert.equal(saved.code, 0, saved.stderr);
     assert.equal(
@@ -218,7 +221,7 @@ describe("agents, attestations and receipts", () => {
     // Without the salt the commitment cannot be found; with it, it can.
     const withoutSalt = await abas(["verify", "--hash", receipt.actionHash, "--agent", agent.address]);
     assert.equal(withoutSalt.code, 1);
-    assert.match(withoutSalt.stderr, /no attestation of .* only with its --salt/);
+    assert.match(withoutSalt.stderr, /no single attestation of .* only with its --salt/);
     const withSalt = await abas([
       "verify",
       "--hash",
@@ -387,6 +390,27 @@ describe("usage errors: exit code 2, nothing sent", () => {
     assert.match(
       result.stderr,
       /^abas attest: --hash must be 64 hex characters \(a SHA-256\), got 3 characters "abc"/,
+    );
+  });
+
+  test("a key file that holds no key pair is named with its option, before anything is sent", async () => {
+    writeFileSync(join(work, "short-key.json"), "[1,2,3]");
+    writeFileSync(join(work, "object-key.json"), '{"secretKey":[]}');
+    const attestWith = (operator: string, agent: string) =>
+      abas(["attest", "--operator", operator, "--agent", agent, "--type", "ToolCall", "--payload", "x"], {
+        env: { RPC_URL: "http://127.0.0.1:1" },
+      });
+    const short = await attestWith("short-key.json", "usage-key.json");
+    assert.equal(short.code, 2, short.stderr);
+    assert.match(
+      short.stderr,
+      /^abas attest: Invalid key pair: --operator \(key file \S*short-key\.json\) is 3 bytes; a Solana secret key is 64 \(seed, then public key\) \[ABAS_SDK__INVALID_KEY_PAIR 3400\]/,
+    );
+    const object = await attestWith("usage-key.json", "object-key.json");
+    assert.equal(object.code, 2, object.stderr);
+    assert.match(
+      object.stderr,
+      /^abas attest: Invalid key pair: --agent \(key file \S*object-key\.json\) is not a JSON array of 64 numbers/,
     );
   });
 

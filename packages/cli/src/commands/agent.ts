@@ -77,7 +77,7 @@ async function register(args: readonly string[], { io, env }: CommandContext): P
   const agentPath = keypairPath(requireOption(values.agent, "--agent", "keypair"), "--agent");
   const types = values.types === undefined ? undefined : parseActionTypeList(values.types);
   const operatorKeypair = await loadKeypairOption(operatorPath, "--operator");
-  const client = createClient(settings, agentPath);
+  const client = createClient(settings, await loadKeypairOption(agentPath, "--agent"));
   const result = await client.registerAgent({
     operatorKeypair,
     ...(types === undefined ? {} : { allowedActionTypes: types }),
@@ -164,7 +164,7 @@ async function update(args: readonly string[], { io, env }: CommandContext): Pro
           status as StatusName,
           types,
         )
-      : await createClient(settings, agentRef.path).updateAgent({
+      : await createClient(settings, await loadKeypairOption(agentRef.path, "--agent")).updateAgent({
           operatorKeypair: await loadKeypairOption(operatorPath, "--operator"),
           status: status as StatusName,
           ...(types === undefined ? {} : { allowedActionTypes: types }),
@@ -222,8 +222,6 @@ async function run(args: readonly string[], context: CommandContext): Promise<nu
 }
 
 export const agentCommand: Command = {
-  name: "agent",
-  summary: "register an agent, change its status or policy, show it",
   usage: USAGE,
   run,
 };

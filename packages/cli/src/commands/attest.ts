@@ -109,7 +109,7 @@ async function run(args: readonly string[], { io, env }: CommandContext): Promis
   const agentPath = keypairPath(requireOption(values.agent, "--agent", "keypair"), "--agent");
   const actionType = parseActionType(requireOption(values.type, "--type", "action type"));
   const actionHash = await actionHashOf(values);
-  const client = createClient(settings, agentPath);
+  const client = createClient(settings, await loadKeypairOption(agentPath, "--agent"));
   const operatorKeypair = await loadKeypairOption(operatorPath, "--operator");
   const receiptOut = values["receipt-out"];
   const file = receiptOut === undefined ? undefined : NewReceiptsFile.create(receiptOut, "--receipt-out");
@@ -135,8 +135,6 @@ async function run(args: readonly string[], { io, env }: CommandContext): Promis
 }
 
 export const attestCommand: Command = {
-  name: "attest",
-  summary: "attest one action and print its receipt",
   usage: USAGE,
   run,
 };

@@ -47,7 +47,7 @@ async function run(args: readonly string[], { io, env }: CommandContext): Promis
   const receiptsOut = requireOption(values["receipts-out"], "--receipts-out", "file.jsonl");
   const items = await parseBatchFile(readTextFile(file, "batch file"), file);
 
-  const client = createClient(settings, agentPath);
+  const client = createClient(settings, await loadKeypairOption(agentPath, "--agent"));
   const operatorKeypair = await loadKeypairOption(operatorPath, "--operator");
   const receiptsFile = NewReceiptsFile.create(receiptsOut, "--receipts-out");
   const batches = chunk<BatchFileItem>(items, MAX_BATCH_SIZE);
@@ -130,8 +130,6 @@ async function run(args: readonly string[], { io, env }: CommandContext): Promis
 }
 
 export const batchCommand: Command = {
-  name: "batch",
-  summary: "attest the actions of a JSONL file in batches of up to 100",
   usage: USAGE,
   run,
 };

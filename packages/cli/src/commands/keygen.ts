@@ -40,8 +40,6 @@ async function run(args: readonly string[], { io }: CommandContext): Promise<num
 }
 
 export const keygenCommand: Command = {
-  name: "keygen",
-  summary: "create a key pair file (Solana CLI format)",
   usage: USAGE,
   run,
 };

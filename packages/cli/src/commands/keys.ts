@@ -7,8 +7,6 @@ import type { Command } from "./command.js";
 const rename = (text: string): string => text.replaceAll("abas-server keys", "abas keys");
 
 export const keysCommand: Command = {
-  name: "keys",
-  summary: "create, list and revoke API keys of the REST API",
   usage: rename(KEYS_USAGE),
   run: async (args: readonly string[], { io, env }: CommandContext) =>
     await runKeysCli(args, env, {

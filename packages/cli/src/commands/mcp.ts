@@ -221,8 +221,6 @@ async function run(args: readonly string[], context: CommandContext): Promise<nu
 }
 
 export const mcpCommand: Command = {
-  name: "mcp",
-  summary: "list the tools of a server in an MCP config, or call one, as a model host would",
   usage: USAGE,
   run,
 };

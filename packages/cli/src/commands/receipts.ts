@@ -260,8 +260,6 @@ async function run(args: readonly string[], context: CommandContext): Promise<nu
 }
 
 export const receiptsCommand: Command = {
-  name: "receipts",
-  summary: "list, verify and show the receipts an abas-mcp-proxy saved",
   usage: USAGE,
   run,
 };

@@ -18,7 +18,7 @@ const USAGE = `Usage: abas reindex
 
 Clears what the indexer wrote (agents, attestations, batches; API keys are kept) and rebuilds it
 from the program's whole history on the ledger. It repairs an index that diverged from the ledger
-(abas status names it). A running indexer on the same database (abas start) may keep running: the
+(abas status names it). A running indexer on the same database (npm start) may keep running: the
 reindex takes the leader lease from it (its writes are refused from then on) and hands the lease
 back when it is done.
 Database: DATABASE_URL (postgres://...) or DATA_DIR (SQLite <DATA_DIR>/abas.sqlite, default .data).
@@ -78,8 +78,6 @@ async function run(args: readonly string[], { io, env }: CommandContext): Promis
 }
 
 export const reindexCommand: Command = {
-  name: "reindex",
-  summary: "rebuild the database from the ledger",
   usage: USAGE,
   run,
 };

@@ -97,8 +97,6 @@ async function run(args: readonly string[], { io, env }: CommandContext): Promis
 }
 
 export const statusCommand: Command = {
-  name: "status",
-  summary: "health of the REST API, the ledger and the indexer",
   usage: USAGE,
   run,
 };

@@ -16,7 +16,8 @@ const USAGE = `Usage:
 
 The first form checks receipts offline (hashes, the agent's signature, the Merkle proof, addresses)
 and against the ledger (the account, its fields, the transaction); exit code 1 when one fails.
-The second looks an action hash up on the ledger; a privacy-mode attestation needs its salt.
+The second looks an action hash up on the ledger as a single attestation (batches are not
+searched: check a batch item with its receipt); a privacy-mode attestation needs its salt.
 
 ${GLOBAL_OPTIONS_HELP}`;
 
@@ -140,8 +141,9 @@ async function findByHash(
     printResult(context.io, true, { found: found !== null, attestation: found }, "");
   } else if (found === null) {
     context.io.err(
-      `abas verify: no attestation of ${hash} by agent ${agent}` +
-        (values.salt === undefined ? " (a privacy-mode attestation is found only with its --salt)" : ""),
+      `abas verify: no single attestation of ${hash} by agent ${agent}` +
+        (values.salt === undefined ? " (a privacy-mode attestation is found only with its --salt)" : "") +
+        "; batches are not searched: check a batch item with its receipt",
     );
   } else {
     context.io.out(
@@ -173,8 +175,6 @@ async function run(args: readonly string[], context: CommandContext): Promise<nu
 }
 
 export const verifyCommand: Command = {
-  name: "verify",
-  summary: "check receipts against the ledger, or look up an action hash",
   usage: USAGE,
   run,
 };

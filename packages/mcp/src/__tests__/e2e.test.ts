@@ -632,21 +632,26 @@ describe("abas-mcp, installed from its tarball and started with `npx -y @abas/mc
       params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "e2e", version: "1" } },
     });
     // Given a host that sends a tool call and closes stdin at once
-    const closedAtOnce = spawnSync("npx", ["-y", "@abas/mcp"], {
+    // (spawned without blocking: the API the call reads is served by this test's process)
+    const host = spawn("npx", ["-y", "@abas/mcp"], {
       cwd: installed.hostDir,
       env: { ...process.env, ...configEnv },
-      input:
-        initialize +
+    });
+    const closedAtOnce = { stdout: "", stderr: "" };
+    host.stdout.on("data", (chunk: Buffer) => (closedAtOnce.stdout += chunk.toString("utf8")));
+    host.stderr.on("data", (chunk: Buffer) => (closedAtOnce.stderr += chunk.toString("utf8")));
+    host.stdin.end(
+      initialize +
         line({ method: "notifications/initialized" }) +
         line({
           id: 2,
           method: "tools/call",
           params: { name: "get_agent_reputation", arguments: { agent: stack.fixtures.agent } },
         }),
-      encoding: "utf8",
-    });
+    );
+    const [status] = (await once(host, "close")) as [number | null];
     // Then the call is answered before the server exits
-    assert.equal(closedAtOnce.status, 0, closedAtOnce.stderr);
+    assert.equal(status, 0, closedAtOnce.stderr);
     const answers = closedAtOnce.stdout
       .trim()
       .split("\n")
@@ -657,6 +662,7 @@ describe("abas-mcp, installed from its tarball and started with `npx -y @abas/mc
         [1, false],
         [2, false],
       ],
+      closedAtOnce.stdout,
     );
 
     // Given a host that no longer reads the server's stdout

@@ -133,8 +133,18 @@ describe("loadKeypair", () => {
     const notArray = join(directory, "object.json");
     writeFileSync(notArray, '{"secretKey":[]}');
     assert.throws(
-      () => prepareKeypair(notArray),
-      (error) => assertInvalidKeyPair(error, /not a JSON array/),
+      () => prepareKeypair(notArray, "agentKeypair"),
+      (error) =>
+        assertInvalidKeyPair(
+          error,
+          new RegExp(`^agentKeypair \\(key file ${notArray}\\) is not a JSON array`),
+        ),
+    );
+    const short = join(directory, "short.json");
+    writeFileSync(short, "[1,2,3]");
+    assert.throws(
+      () => prepareKeypair(short),
+      (error) => assertInvalidKeyPair(error, new RegExp(`^keypair \\(key file ${short}\\) is 3 bytes`)),
     );
   });
 

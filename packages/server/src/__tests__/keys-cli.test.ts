@@ -123,6 +123,20 @@ for (const target of testDatabaseTargets()) {
       }
     });
 
+    it("prints the usage for --help after any command, and only the usage", async () => {
+      for (const args of [
+        ["--help"],
+        ["list", "--help"],
+        ["create", "-h"],
+        ["revoke", "some-id", "--help"],
+      ]) {
+        const result = await keys(...args);
+        assert.equal(result.exitCode, 0, `${args.join(" ")}: ${result.stderr}`);
+        assert.match(result.stdout, /^Usage:/);
+        assert.equal(result.stderr, "");
+      }
+    });
+
     it("fails with exit code 2 when the database setting is invalid", async () => {
       const result = await runBin(["keys", "list"], { DATABASE_URL: "mysql://localhost/abas" });
       assert.equal(result.exitCode, 2);

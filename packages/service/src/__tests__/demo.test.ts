@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
+import { once } from "node:events";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -17,6 +18,21 @@ const here = fileURLToPath(new URL(".", import.meta.url));
 const repoRoot = resolve(here, "../../../..");
 const tsx = join(repoRoot, "node_modules/.bin/tsx");
 const demo = join(repoRoot, "examples/demo-agent.ts");
+const cliBin = join(repoRoot, "packages/cli/src/bin.ts");
+
+/** Runs a process to its end without blocking this one, which serves the service it talks to. */
+async function runToEnd(
+  command: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; output: string }> {
+  const child = spawn(command, args, { cwd: repoRoot, env, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const [code] = (await once(child, "close")) as [number | null];
+  return { code, output };
+}
 
 test("npm run demo attests real actions and prints share links that answer an Action", async () => {
   // Given the service running on free ports
@@ -30,18 +46,14 @@ test("npm run demo attests real actions and prints share links that answer an Ac
   });
 
   // When the demo runs against it as its own process
-  const env: NodeJS.ProcessEnv = {
+  const demoEnv: NodeJS.ProcessEnv = {
     ...process.env,
     RPC_URL: service.rpcUrl,
     ABAS_WEB_URL: service.webUrl,
     DEMO_DIR: join(dataDir, "demo"),
   };
-  delete env.PROGRAM_ID;
-  const child = spawn(tsx, [demo], { cwd: repoRoot, env, stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const code = await new Promise<number | null>((done) => child.once("exit", (exitCode) => done(exitCode)));
+  delete demoEnv.PROGRAM_ID;
+  const { code, output } = await runToEnd(tsx, [demo], demoEnv);
 
   // Then it succeeds, having attested singly, privately and in a batch, and verified every receipt
   assert.equal(code, 0, output);
@@ -99,4 +111,14 @@ test("npm run demo attests real actions and prints share links that answer an Ac
     assert.deepEqual(await post("verify"), { status: "verified" }, name);
   }
   assert.deepEqual(tools.sort(), ["fs.stat", "fs.stat", "repo.package_stats", "repo.package_stats"]);
+
+  // And the printed CLI command verifies them, as printed (the ledger named, not assumed)
+  const printed = /or run\s+npm run abas -- (receipts verify .+)$/m.exec(output)?.[1];
+  assert.ok(printed, output);
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  delete env.RPC_URL;
+  delete env.PROGRAM_ID;
+  const cli = await runToEnd(tsx, [cliBin, ...printed.split(" ")], env);
+  assert.equal(cli.code, 0, cli.output);
+  assert.match(cli.output, /^4\/4 receipts valid$/m);
 });

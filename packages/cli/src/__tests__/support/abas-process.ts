@@ -34,10 +34,13 @@ export function runProcess(
   });
 }
 
+// node with tsx's loader, not the tsx command, which starts a second node process for each run.
+const TSX_LOADER = import.meta.resolve("tsx");
+
 /** `abas` in the folder `cwd`, with the environment `env()` returns when each command starts. */
 export function abasIn(cwd: string, env: () => NodeJS.ProcessEnv) {
   const abas = (args: readonly string[], options: RunOptions = {}): Promise<Result> =>
-    runProcess(tsx, [abasBin, ...args], cwd, env(), options);
+    runProcess(process.execPath, ["--import", TSX_LOADER, abasBin, ...args], cwd, env(), options);
   /** `abas ...args --json`, which must succeed: its JSON document. */
   const abasJson = async <T = Record<string, unknown>>(args: readonly string[]): Promise<T> => {
     const result = await abas([...args, "--json"]);
