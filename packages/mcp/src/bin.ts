@@ -4,15 +4,49 @@
  */
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 
-import { ConfigError, loadConfig, type McpServerConfig } from "./config.js";
+import { LOCAL_PROGRAM_ID } from "@abas/sdk";
+
+import { ConfigError, DEFAULT_API_URL, DEFAULT_RPC_URL, loadConfig, type McpServerConfig } from "./config.js";
 import { SERVER_VERSION, createServer } from "./create-server.js";
-import { createLogger } from "./logger.js";
+import { createLogger, LOG_LEVELS } from "./logger.js";
+import { TOOLS } from "./tools/index.js";
 import { trackUnansweredRequests } from "./unanswered-requests.js";
 
 const EXIT_BAD_CONFIG = 2;
 const EXIT_SESSION_FAILED = 1;
 
+const USAGE = `Usage: abas-mcp [--help | --version]
+
+An MCP server on stdio, started by a model host from its MCP config (command "npx",
+args ["-y", "@abas/mcp"]). Tools: ${TOOLS.map((tool) => tool.name).join(", ")}.
+
+Settings come from the environment (the "env" of the server's entry in the MCP config):
+  ABAS_API_URL     the ABAS REST API (default ${DEFAULT_API_URL})
+  ABAS_API_KEY     an API key, abas_... (npm run keys -- create --name mcp); without one, only
+                   verify_action_hash given an agent, txSignature or batchAddress answers
+  ABAS_RPC_URL     a JSON-RPC node of the ledger (default ${DEFAULT_RPC_URL})
+  ABAS_PROGRAM_ID  the ABAS program (default ${LOCAL_PROGRAM_ID})
+  LOG_LEVEL        ${LOG_LEVELS.join(", ")} (default info); logs go to stderr`;
+
+/** The command line takes no settings: `--help` and `--version` answer and exit, anything else is refused. */
+function answerCommandLine(args: readonly string[]): void {
+  if (args.length === 0) return;
+  if (args.length === 1 && (args[0] === "--help" || args[0] === "-h")) {
+    process.stdout.write(`${USAGE}\n`);
+    process.exit(0);
+  }
+  if (args.length === 1 && args[0] === "--version") {
+    process.stdout.write(`${SERVER_VERSION}\n`);
+    process.exit(0);
+  }
+  process.stderr.write(
+    `abas-mcp: unexpected arguments ${JSON.stringify(args)}; settings come from the environment\n\n${USAGE}\n`,
+  );
+  process.exit(EXIT_BAD_CONFIG);
+}
+
 async function main(): Promise<void> {
+  answerCommandLine(process.argv.slice(2));
   let config: McpServerConfig;
   try {
     config = loadConfig(process.env);

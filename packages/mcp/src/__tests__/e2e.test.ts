@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 
@@ -710,6 +711,37 @@ describe("abas-mcp, installed from its tarball and started with `npx -y @abas/mc
       assert.match(failure.stderr, new RegExp(`abas-mcp: invalid configuration: ${name}: `));
       if (name === "ABAS_API_KEY") assert.doesNotMatch(failure.stderr, /sk-not-an-abas-key/);
     }
+  });
+
+  it("answers --help and --version and exits; refuses any other argument with exit code 2", () => {
+    const run = (...args: string[]) =>
+      spawnSync("npx", ["-y", "@abas/mcp", ...args], {
+        cwd: installed.hostDir,
+        env: { ...process.env, ...configEnv },
+        input: "",
+        encoding: "utf8",
+      });
+    const help = run("--help");
+    assert.equal(help.status, 0, help.stderr);
+    assert.match(help.stdout, /^Usage: abas-mcp \[--help \| --version\]\n/);
+    assert.match(help.stdout, /Tools: get_agent_attestations, verify_action_hash, get_agent_reputation\./);
+    for (const name of ["ABAS_API_URL", "ABAS_API_KEY", "ABAS_RPC_URL", "ABAS_PROGRAM_ID", "LOG_LEVEL"]) {
+      assert.match(help.stdout, new RegExp(`^  ${name} `, "m"));
+    }
+    const version = run("--version");
+    assert.equal(version.status, 0, version.stderr);
+    const installedManifest = join(installed.hostDir, "node_modules/@abas/mcp/package.json");
+    assert.equal(
+      version.stdout,
+      `${(JSON.parse(readFileSync(installedManifest, "utf8")) as { version: string }).version}\n`,
+    );
+    const unexpected = run("--api-url", "http://127.0.0.1:8080");
+    assert.equal(unexpected.status, 2);
+    assert.equal(unexpected.stdout, "");
+    assert.match(
+      unexpected.stderr,
+      /^abas-mcp: unexpected arguments \["--api-url","http:\/\/127\.0\.0\.1:8080"\]; settings come from the environment\n\nUsage:/,
+    );
   });
 
   it("without ABAS_API_KEY: starts, explains how to create a key, and still verifies from the ledger", async () => {
