@@ -23,6 +23,7 @@ import {
 } from "@abas/errors";
 
 import type { CliIo } from "./cli-io.js";
+import { DEFAULT_RPC_URL } from "./parse-options.js";
 import { CommandFailure, UsageError } from "./usage-error.js";
 
 export const EXIT_OK = 0;
@@ -56,7 +57,9 @@ function hintFor(error: AbasError, settings: ErrorSettings): string | undefined 
     case ABAS_RUNTIME__INSUFFICIENT_FUNDS_FOR_NEW_ACCOUNT:
       return "fund the operator (on a local ledger or devnet: solana airdrop 1 <operator address>)";
     case ABAS_RUNTIME__RPC_REQUEST_FAILED:
-      return ledgerHint(settings);
+      return isUnexpectedRpcAnswer(error)
+        ? `${settings.rpcUrl ?? "the RPC URL"} answers, but not as a Solana JSON-RPC node: point --rpc-url (RPC_URL) at one (npm start serves the local ledger at ${DEFAULT_RPC_URL})`
+        : ledgerHint(settings);
     case ABAS_RUNTIME__BATCH_LEAVES_NOT_PUBLISHED:
       return "run the batch's remaining leaves again once the ledger is reachable (AttestationClient.completeBatch)";
     default:
@@ -71,6 +74,18 @@ export function ledgerHint(settings: ErrorSettings): string {
 
 function isUsageCode(code: number): boolean {
   return code >= ERROR_CODE_RANGES.ABAS_SDK.min && code <= ERROR_CODE_RANGES.ABAS_SDK.max;
+}
+
+/**
+ * An answer that is no Solana node's (the SDK's UnexpectedRpcAnswer, told by its name so that
+ * reporting an error does not load the SDK), however deep in the cause chain.
+ */
+function isUnexpectedRpcAnswer(error: unknown): boolean {
+  for (let current = error, depth = 0; current instanceof Error && depth < 8; depth++) {
+    if (current.name === "UnexpectedRpcAnswer") return true;
+    current = current.cause;
+  }
+  return false;
 }
 
 /** A failed fetch (connection refused, unknown host), however deep in the cause chain. */

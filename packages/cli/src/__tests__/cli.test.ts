@@ -5,6 +5,8 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -477,6 +479,28 @@ describe("unreachable ledger", () => {
       result.stderr,
       /^abas agent: cannot reach the ledger at http:\/\/127\.0\.0\.1:1 \(The RPC request getAccountInfo failed: fetch failed: bad port\) \[ABAS_RUNTIME__RPC_REQUEST_FAILED 2200\]\n {2}fix: is the ledger running at http:\/\/127\.0\.0\.1:1\?/,
     );
+  });
+
+  test("a server that answers JSON, but not as a Solana node: the answer and the fix are named, exit 1", async () => {
+    // A fault injected on purpose: an RPC URL that points at another JSON service
+    const other = createServer((_request, response) => {
+      response.setHeader("content-type", "application/json");
+      response.end("{}");
+    });
+    await new Promise<void>((resolve) => other.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+    try {
+      const result = await abas(["agent", "show", "11111111111111111111111111111111", "--rpc-url", url]);
+      assert.equal(result.code, 1);
+      assert.equal(
+        result.stderr,
+        "abas agent: The RPC request getAccountInfo failed: the answer is not a JSON-RPC response (an object without result or error); " +
+          "is the RPC URL a Solana JSON-RPC node? [ABAS_RUNTIME__RPC_REQUEST_FAILED 2200]\n" +
+          `  fix: ${url} answers, but not as a Solana JSON-RPC node: point --rpc-url (RPC_URL) at one (npm start serves the local ledger at http://127.0.0.1:8899)\n`,
+      );
+    } finally {
+      other.close();
+    }
   });
 
   test("global options may come before the command", async () => {

@@ -130,6 +130,49 @@ describe("ABAS_RUNTIME__RPC_REQUEST_FAILED", () => {
     assert.ok(error.message.length < 1_000, `${error.message.length} characters`);
   });
 
+  it("names an answer that is no Solana node's: not a JSON-RPC response, or a result of another shape", async () => {
+    // Given servers that answer JSON, but not as a Solana node would (a fault injected on purpose:
+    // an RPC URL that points at another service)
+    const answers: ReadonlyArray<readonly [unknown, RegExp]> = [
+      [
+        {},
+        /getAccountInfo failed: the answer is not a JSON-RPC response \(an object without result or error\)/,
+      ],
+      [[1, 2, 3], /getAccountInfo failed: the answer is not a JSON-RPC response \(an array\)/],
+      ["hello", /getAccountInfo failed: the answer is not a JSON-RPC response \(a string\)/],
+      [
+        { jsonrpc: "2.0", id: 0, error: "oops" },
+        /the answer is not a JSON-RPC response \(an error that is not an object\)/,
+      ],
+      [
+        { jsonrpc: "2.0", id: 0, result: null },
+        /getAccountInfo failed: its result is not what a Solana node answers \(null\)/,
+      ],
+      [
+        { jsonrpc: "2.0", id: 0, result: "hello" },
+        /getAccountInfo failed: its result is not what a Solana node answers \(a string\)/,
+      ],
+      [
+        { jsonrpc: "2.0", id: 0, result: { context: { slot: 1 }, value: 7 } },
+        /getAccountInfo failed: its result is not what a Solana node answers \(an object\)/,
+      ],
+    ];
+    for (const [answer, expected] of answers) {
+      const odd = createServer((_request, response) => {
+        response.setHeader("content-type", "application/json");
+        response.end(JSON.stringify(answer));
+      });
+      try {
+        // Then each fails as the request it answered, with what was wrong and what to check
+        const error = await failureOf(await listen(odd));
+        assert.match(error.message, expected, JSON.stringify(answer));
+        assert.match(error.message, /is the RPC URL a Solana JSON-RPC node\?$/);
+      } finally {
+        odd.close();
+      }
+    }
+  });
+
   it("names a host that does not resolve", async () => {
     const error = await failureOf("http://abas-no-such-host.invalid:8899");
     assert.match(error.message, /failed: fetch failed: getaddrinfo \w+ abas-no-such-host\.invalid$/);
