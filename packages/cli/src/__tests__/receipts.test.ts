@@ -439,6 +439,29 @@ describe("abas receipts", () => {
         `2 receipt files in .* start with ${first!.slice(0, 16)}: give more of the name, e.g. ${first!.slice(0, 64)}`,
       ),
     );
+    // A file whose call was changed is not taken at its word: its item says it does not verify,
+    // and where the genuine file names the same item too, the genuine one is shown
+    const tampered = join(work, "tampered");
+    cpSync(receiptsDir, tampered, { recursive: true });
+    const kept = JSON.parse(readFileSync(join(tampered, first!), "utf8")) as {
+      call: { tool: string };
+      receipt: { index: number };
+    };
+    const changed = { ...kept, call: { ...kept.call, tool: "transfer_all_funds" } };
+    writeFileSync(join(tampered, first!), JSON.stringify(changed));
+    const row = (stdout: string) =>
+      new RegExp(`^${kept.receipt.index + 1} +ToolCall +no +[0-9a-f]{64} +(.*)$`, "m").exec(stdout)?.[1];
+    const shownTampered = await abas(["receipts", "show", join(tampered, first!)]);
+    assert.equal(shownTampered.code, 0, shownTampered.stderr);
+    assert.equal(row(shownTampered.stdout), `NOT VERIFIED (ABAS_SDK__RECEIPT_CALL_MISMATCH): ${first!}`);
+    assert.doesNotMatch(shownTampered.stdout, /transfer_all_funds/);
+    cpSync(
+      join(receiptsDir, first!),
+      join(tampered, `${first!.slice(0, 64)}.${receipt.batchAddress}.${receipt.index}.json`),
+    );
+    const shownBoth = await abas(["receipts", "show", join(tampered, first!)]);
+    assert.equal(row(shownBoth.stdout), `${kept.call.tool} ${row(shown.stdout)!.split(" ").at(-1)}`);
+
     const none = await abas(["receipts", "show", join(receiptsDir, "zz")]);
     assert.equal(none.code, 2);
     assert.match(

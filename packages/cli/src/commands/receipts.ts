@@ -20,7 +20,7 @@ import {
   type ReceiptFileEntry,
   type ReceiptsFolder,
 } from "@abas/mcp-proxy";
-import type { BatchRecord } from "@abas/sdk";
+import type { BatchRecord, VerifyReceiptOptions } from "@abas/sdk";
 
 import { printResult, type CommandContext } from "../cli-io.js";
 import { createReadOnlyClient, trustedLedger } from "../clients.js";
@@ -147,10 +147,40 @@ async function verify(args: readonly string[], context: CommandContext): Promise
   return valid ? 0 : 1;
 }
 
-function formatBatch(batch: BatchRecord, entries: readonly ReceiptFileEntry[]): string {
-  const tools = new Map(
-    entries.map((entry) => [`${entry.receipt.batchAddress}:${entry.receipt.index}`, entry]),
+/**
+ * What the LOCAL RECEIPT column says of each batch item a receipt file of the folder names: its
+ * action and outcome once the file verifies against the ledger (its call hashes to its action, which
+ * is that item), or that it does not, with the code `abas receipts verify` gives. Where two files
+ * name one item, a verified one is shown.
+ */
+async function localReceipts(
+  batch: BatchRecord,
+  entries: readonly ReceiptFileEntry[],
+  ledger: VerifyReceiptOptions,
+): Promise<Map<number, string>> {
+  const checked = await Promise.all(
+    entries
+      .filter((entry) => entry.receipt.batchAddress === batch.address)
+      .map(async (entry) => {
+        try {
+          await verifyReceiptFile(entry, ledger);
+          const label = `${actionOfReceiptFile(entry) ?? "(call not kept)"} ${outcomeOfReceiptFile(entry)}`;
+          return { index: entry.receipt.index, label, verified: true };
+        } catch (error) {
+          if (!isAbasError(error)) throw error;
+          const label = `NOT VERIFIED (${getAbasErrorCodeName(error.code)}): ${basename(entry.file)}`;
+          return { index: entry.receipt.index, label, verified: false };
+        }
+      }),
   );
+  const labels = new Map<number, string>();
+  for (const { index, label, verified } of checked) {
+    if (verified || !labels.has(index)) labels.set(index, label);
+  }
+  return labels;
+}
+
+function formatBatch(batch: BatchRecord, local: ReadonlyMap<number, string>): string {
   const lines = [
     `batch        ${batch.address}`,
     `agent        ${batch.agent}`,
@@ -164,18 +194,13 @@ function formatBatch(batch: BatchRecord, entries: readonly ReceiptFileEntry[]): 
       "",
       table([
         ["#", "TYPE", "PRIVACY", "STORED HASH", "LOCAL RECEIPT"],
-        ...batch.leaves.map((leaf, index) => {
-          const entry = tools.get(`${batch.address}:${index}`);
-          return [
-            String(index + 1),
-            leaf.actionType,
-            leaf.privacyMode ? "yes" : "no",
-            leaf.storedHash,
-            entry === undefined
-              ? ""
-              : `${actionOfReceiptFile(entry) ?? "(call not kept)"} ${outcomeOfReceiptFile(entry)}`,
-          ];
-        }),
+        ...batch.leaves.map((leaf, index) => [
+          String(index + 1),
+          leaf.actionType,
+          leaf.privacyMode ? "yes" : "no",
+          leaf.storedHash,
+          local.get(index) ?? "",
+        ]),
       ]),
     );
   }
@@ -238,7 +263,10 @@ async function show(args: readonly string[], context: CommandContext): Promise<n
       );
     return 1;
   }
-  printResult(context.io, settings.json, { found: true, batch }, formatBatch(batch, entries));
+  const text = settings.json
+    ? ""
+    : formatBatch(batch, await localReceipts(batch, entries, trustedLedger(settings)));
+  printResult(context.io, settings.json, { found: true, batch }, text);
   return 0;
 }
 
