@@ -4,11 +4,13 @@
  * migrations first, so it works on a fresh database. Exit codes: 0 done, 1 refused (unknown key,
  * bad name, database error), 2 bad usage or configuration.
  */
+import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
 
 import { ABAS_API__INVALID_SERVER_CONFIG, isAbasError } from "@abas/errors";
 import {
   createApiKey,
+  isPostgresUrl,
   listApiKeys,
   migrateToLatest,
   openDatabase,
@@ -129,6 +131,13 @@ export async function runKeysCli(
       throw new UsageError(command === "" ? "a command is needed" : `unknown command "${command}"`);
     }
     const config = loadDatabaseConfig(env);
+    // Only create makes a database: list and revoke in one that is not there would make an empty one.
+    if (command !== "create" && !isPostgresUrl(config.databaseUrl) && !existsSync(config.databaseUrl)) {
+      throw new UsageError(
+        `no database at ${config.databaseUrl}: is DATA_DIR (or DATABASE_URL) the one the service uses? ` +
+          "A key is created, and its database with it, by keys create",
+      );
+    }
     handle = openDatabase({ url: config.databaseUrl, maxConnections: 1 });
     await migrateToLatest(handle);
     await runCommand(handle, command, [...rest], io);

@@ -1,4 +1,7 @@
 import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 
 import {
@@ -134,6 +137,21 @@ for (const target of testDatabaseTargets()) {
         assert.equal(result.exitCode, 0, `${args.join(" ")}: ${result.stderr}`);
         assert.match(result.stdout, /^Usage:/);
         assert.equal(result.stderr, "");
+      }
+    });
+
+    it("list and revoke in a SQLite database that is not there: exit code 2, naming it, and nothing made", async () => {
+      const dataDir = join(tmpdir(), `abas-keys-no-database-${process.pid}`);
+      for (const args of [["list"], ["revoke", "some-id"]]) {
+        const result = await runBin(["keys", ...args], { DATA_DIR: dataDir });
+        assert.equal(result.exitCode, 2, result.stderr);
+        assert.match(
+          result.stderr,
+          new RegExp(
+            `^abas-server keys: no database at ${dataDir}/abas\\.sqlite: is DATA_DIR \\(or DATABASE_URL\\) the one the service uses\\?`,
+          ),
+        );
+        assert.equal(existsSync(dataDir), false);
       }
     });
 
