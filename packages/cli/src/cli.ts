@@ -3,7 +3,7 @@
  * message on stderr and an exit code (0 ok, 1 failed, 2 bad usage or configuration).
  */
 import { processIo, type CliIo } from "./cli-io.js";
-import type { CommandEntry } from "./commands/command.js";
+import type { Command, CommandEntry } from "./commands/command.js";
 import { DEFAULT_RPC_URL, GLOBAL_OPTIONS_HELP } from "./parse-options.js";
 import { EXIT_USAGE, reportFailure } from "./report-error.js";
 
@@ -119,8 +119,11 @@ export async function runCli(
   const rest = end < 0 ? [...own, ...leading] : [...own.slice(0, end), ...leading, ...own.slice(end)];
   if (name === "help") {
     const topic = COMMANDS.find((entry) => entry.name === rest[0]);
-    io.out(topic === undefined ? USAGE : (await topic.load()).usage);
-    return 0;
+    if (topic === undefined) {
+      io.out(USAGE);
+      return 0;
+    }
+    return await runCli([topic.name, "--help"], env, io);
   }
   const entry = COMMANDS.find((candidate) => candidate.name === name);
   if (entry === undefined) {
@@ -129,13 +132,19 @@ export async function runCli(
     io.err(`abas: unknown command "${name}"${hint}\n\n${USAGE}`);
     return EXIT_USAGE;
   }
-  const command = await entry.load();
+  const { json, settings } = errorSettings(rest, env);
+  let command: Command;
+  try {
+    command = await entry.load();
+  } catch (error) {
+    // A module that cannot load (a native dependency missing, say) is reported as any failure.
+    return reportFailure(error, io, { command: entry.name, json, settings });
+  }
   // keys has its own help and error reporting (the server's keys CLI), agent a help per subcommand.
   if (!OWN_HELP.has(entry.name) && (rest.includes("--help") || rest.includes("-h"))) {
     io.out(command.usage);
     return 0;
   }
-  const { json, settings } = errorSettings(rest, env);
   try {
     return await command.run(rest, { io, env });
   } catch (error) {

@@ -58,7 +58,7 @@ function hintFor(error: AbasError, settings: ErrorSettings): string | undefined 
       return "fund the operator (on a local ledger or devnet: solana airdrop 1 <operator address>)";
     case ABAS_RUNTIME__RPC_REQUEST_FAILED:
       return isUnexpectedRpcAnswer(error)
-        ? `${settings.rpcUrl ?? "the RPC URL"} answers, but not as a Solana JSON-RPC node: point --rpc-url (RPC_URL) at one (npm start serves the local ledger at ${DEFAULT_RPC_URL})`
+        ? `${shownLedger(settings)} answers, but not as a Solana JSON-RPC node: point --rpc-url (RPC_URL) at one (npm start serves the local ledger at ${DEFAULT_RPC_URL})`
         : ledgerHint(settings);
     case ABAS_RUNTIME__BATCH_LEAVES_NOT_PUBLISHED:
       return "run the batch's remaining leaves again once the ledger is reachable (AttestationClient.completeBatch)";
@@ -67,9 +67,24 @@ function hintFor(error: AbasError, settings: ErrorSettings): string | undefined 
   }
 }
 
+/**
+ * The RPC URL as messages show it: its scheme and host, and `/…` where a path or a query may hold
+ * a provider's API key (as the SDK shows URLs in its errors).
+ */
+export function shownLedger(settings: ErrorSettings): string {
+  if (settings.rpcUrl === undefined) return "the RPC URL";
+  try {
+    const url = new URL(settings.rpcUrl);
+    const more = (url.pathname !== "/" && url.pathname !== "") || url.search !== "" || url.username !== "";
+    return `${url.protocol}//${url.host}${more ? "/…" : ""}`;
+  } catch {
+    return settings.rpcUrl;
+  }
+}
+
 /** What to do when the ledger does not answer. */
 export function ledgerHint(settings: ErrorSettings): string {
-  return `is the ledger running at ${settings.rpcUrl ?? "the RPC URL"}? Start one (npm start in the ABAS repository, or npx abas-ledger), or point --rpc-url (RPC_URL) at a running node`;
+  return `is the ledger running at ${shownLedger(settings)}? Start one (npm start in the ABAS repository, or npx abas-ledger), or point --rpc-url (RPC_URL) at a running node`;
 }
 
 function isUsageCode(code: number): boolean {
@@ -124,7 +139,7 @@ export function describeFailure(error: unknown, settings: ErrorSettings = {}): E
     return {
       exitCode: isUsageCode(error.code) ? EXIT_USAGE : EXIT_FAILED,
       message: unreachable
-        ? `cannot reach the ledger at ${settings.rpcUrl ?? "the RPC URL"} (${error.message})`
+        ? `cannot reach the ledger at ${shownLedger(settings)} (${error.message})`
         : error.message,
       code: error.code,
       codeName: getErrorCodeName(error.code),
@@ -135,7 +150,7 @@ export function describeFailure(error: unknown, settings: ErrorSettings = {}): E
   if (isConnectionFailure(error)) {
     return {
       exitCode: EXIT_FAILED,
-      message: `cannot reach the ledger at ${settings.rpcUrl ?? "the RPC URL"}`,
+      message: `cannot reach the ledger at ${shownLedger(settings)}`,
       hint: ledgerHint(settings),
     };
   }

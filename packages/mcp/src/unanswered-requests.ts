@@ -13,21 +13,30 @@ const requestId = (message: JSONRPCMessage): RequestId | undefined =>
 const responseId = (message: JSONRPCMessage): RequestId | undefined =>
   !("method" in message) && "id" in message ? (message.id ?? undefined) : undefined;
 
+/** The request a `notifications/cancelled` gives up: the server sends no answer to it. */
+const cancelledId = (message: JSONRPCMessage): RequestId | undefined =>
+  "method" in message && message.method === "notifications/cancelled" && !("id" in message)
+    ? (message.params as { requestId?: RequestId } | undefined)?.requestId
+    : undefined;
+
 /** Call after the server is connected to `transport`: wraps what it receives and sends. */
 export function trackUnansweredRequests(transport: Transport): { allAnswered(): Promise<void> } {
   const unanswered = new Set<RequestId>();
   let settled: (() => void) | undefined;
+  const answered = (id: RequestId | undefined): void => {
+    if (id !== undefined && unanswered.delete(id) && unanswered.size === 0) settled?.();
+  };
   const receive = transport.onmessage!;
   transport.onmessage = (message, extra) => {
     const id = requestId(message);
     if (id !== undefined) unanswered.add(id);
+    answered(cancelledId(message));
     receive(message, extra);
   };
   const send = transport.send.bind(transport);
   transport.send = async (message, options) => {
     await send(message, options);
-    const id = responseId(message);
-    if (id !== undefined && unanswered.delete(id) && unanswered.size === 0) settled?.();
+    answered(responseId(message));
   };
   return {
     allAnswered() {

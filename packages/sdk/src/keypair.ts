@@ -84,9 +84,24 @@ function bytesFromJsonArray(text: string, name: string): Uint8Array {
   return bytesFromNumbers(parsed, name);
 }
 
-/** A key file's errors name the file, whatever is wrong with what it holds. */
+/** A path as people write them; a string that is not one may be a key mistyped or cut short. */
+const looksLikePath = (text: string): boolean =>
+  /[\\/]/.test(text) || text.startsWith("~") || text.startsWith(".") || /\.json$/i.test(text);
+
+/**
+ * A key file's errors name the file, whatever is wrong with what it holds. A string that is neither
+ * a key nor a readable file is named only when it looks like a path: otherwise it may be a key
+ * with a typo, and is not shown (nor is the file system's error, which repeats it).
+ */
 function keyFromKeyFile(path: string, name: string): Uint8Array {
   const read = readKeyFile(path);
+  if (!read.ok && !looksLikePath(path)) {
+    throw invalidKeyPair(
+      name,
+      "is neither a secret key (base58, or a JSON array of 64 numbers) nor a key file that can be read; " +
+        "it is not shown, as it may be a mistyped key",
+    );
+  }
   if (!read.ok) throw invalidKeyPair(name, read.reason, read.cause);
   const named = `${name} (key file ${read.path})`;
   return assertSecretKeyBytes(bytesFromJsonArray(read.text, named), named);

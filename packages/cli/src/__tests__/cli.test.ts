@@ -503,6 +503,20 @@ describe("unreachable ledger", () => {
     }
   });
 
+  test("an RPC URL's path and query (where a provider's key goes) are never printed", async () => {
+    const result = await abas([
+      "agent",
+      "show",
+      "11111111111111111111111111111111",
+      "--rpc-url",
+      "http://127.0.0.1:1/v2/SECRET?api-key=SECRET",
+    ]);
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /^abas agent: cannot reach the ledger at http:\/\/127\.0\.0\.1:1\/… /);
+    assert.match(result.stderr, /fix: is the ledger running at http:\/\/127\.0\.0\.1:1\/…\?/);
+    assert.doesNotMatch(result.stderr, /SECRET/);
+  });
+
   test("global options may come before the command", async () => {
     const result = await abas([
       "--rpc-url",

@@ -26,7 +26,7 @@ import { printResult, type CommandContext } from "../cli-io.js";
 import { createReadOnlyClient, trustedLedger } from "../clients.js";
 import { GLOBAL_OPTIONS_HELP, parseOptions, resolveGlobalSettings } from "../parse-options.js";
 import { createProgress } from "../progress.js";
-import { ledgerHint } from "../report-error.js";
+import { ledgerHint, shownLedger } from "../report-error.js";
 import { table } from "../text-table.js";
 import { UsageError } from "../usage-error.js";
 import type { Command } from "./command.js";
@@ -147,36 +147,50 @@ async function verify(args: readonly string[], context: CommandContext): Promise
   return valid ? 0 : 1;
 }
 
+/** How many batch items `show` checks against the ledger at once (a public node limits its callers). */
+const ITEMS_CHECKED_AT_ONCE = 4;
+
 /**
  * What the LOCAL RECEIPT column says of each batch item a receipt file of the folder names: its
- * action and outcome once the file verifies against the ledger (its call hashes to its action, which
- * is that item), or that it does not, with the code `abas receipts verify` gives. Where two files
- * name one item, a verified one is shown.
+ * action and outcome once a file verifies against the ledger (its call hashes to its action, which
+ * is that item); otherwise that the file does not verify, or could not be checked (the ledger did
+ * not answer), with the code `abas receipts verify` gives. The files that name one item are checked
+ * one after another until one verifies; a few items are checked at a time.
  */
 async function localReceipts(
   batch: BatchRecord,
   entries: readonly ReceiptFileEntry[],
   ledger: VerifyReceiptOptions,
 ): Promise<Map<number, string>> {
-  const checked = await Promise.all(
-    entries
-      .filter((entry) => entry.receipt.batchAddress === batch.address)
-      .map(async (entry) => {
-        try {
-          await verifyReceiptFile(entry, ledger);
-          const label = `${actionOfReceiptFile(entry) ?? "(call not kept)"} ${outcomeOfReceiptFile(entry)}`;
-          return { index: entry.receipt.index, label, verified: true };
-        } catch (error) {
-          if (!isAbasError(error)) throw error;
-          const label = `NOT VERIFIED (${getAbasErrorCodeName(error.code)}): ${basename(entry.file)}`;
-          return { index: entry.receipt.index, label, verified: false };
-        }
-      }),
-  );
-  const labels = new Map<number, string>();
-  for (const { index, label, verified } of checked) {
-    if (verified || !labels.has(index)) labels.set(index, label);
+  const byItem = new Map<number, ReceiptFileEntry[]>();
+  for (const entry of entries) {
+    if (entry.receipt.batchAddress !== batch.address) continue;
+    byItem.set(entry.receipt.index, [...(byItem.get(entry.receipt.index) ?? []), entry]);
   }
+  const labelOf = async (files: readonly ReceiptFileEntry[]): Promise<string> => {
+    let failure = "";
+    for (const entry of files) {
+      try {
+        await verifyReceiptFile(entry, ledger);
+        return `${actionOfReceiptFile(entry) ?? "(call not kept)"} ${outcomeOfReceiptFile(entry)}`;
+      } catch (error) {
+        if (!isAbasError(error)) throw error;
+        const verdict = error.code === ABAS_RUNTIME__RPC_REQUEST_FAILED ? "NOT CHECKED" : "NOT VERIFIED";
+        failure ||= `${verdict} (${getAbasErrorCodeName(error.code)}): ${basename(entry.file)}`;
+      }
+    }
+    return failure;
+  };
+  const items = [...byItem];
+  const labels = new Map<number, string>();
+  let next = 0;
+  const checker = async (): Promise<void> => {
+    while (next < items.length) {
+      const [index, files] = items[next++]!;
+      labels.set(index, await labelOf(files));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(ITEMS_CHECKED_AT_ONCE, items.length) }, checker));
   return labels;
 }
 
@@ -259,7 +273,7 @@ async function show(args: readonly string[], context: CommandContext): Promise<n
     if (settings.json) printResult(context.io, true, { found: false, batch: null }, "");
     else
       context.io.err(
-        `abas receipts: no batch with Merkle root ${merkleRoot} on the ledger at ${settings.rpcUrl}`,
+        `abas receipts: no batch with Merkle root ${merkleRoot} on the ledger at ${shownLedger(settings)}`,
       );
     return 1;
   }

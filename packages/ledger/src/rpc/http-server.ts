@@ -9,6 +9,14 @@ import type { Logger } from "../logger.js";
 /** Far above the largest legitimate request (a batch of transactions). */
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
+/**
+ * How long an idle keep-alive connection stays open. Node's default, 5 s, is one second above
+ * undici's (fetch's) own idle limit: a client whose loop is late by a second sends its next request
+ * on a connection the server is closing, and gets ECONNRESET. Clients that poll every few seconds
+ * then never come near this limit.
+ */
+const KEEP_ALIVE_TIMEOUT_MS = 72_000;
+
 export type PayloadHandler = (body: string) => Promise<string | undefined>;
 
 const CORS_HEADERS = {
@@ -55,7 +63,7 @@ export function createRpcHttpServer(
   logger: Logger,
   unhealthy: () => string | undefined,
 ): Server {
-  return createServer((request, response) => {
+  const server = createServer((request, response) => {
     if (request.method === "OPTIONS") {
       response.writeHead(204, CORS_HEADERS);
       response.end();
@@ -90,6 +98,8 @@ export function createRpcHttpServer(
         if (!response.headersSent) reply(response, 500, "Internal error", "text/plain");
       });
   });
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  return server;
 }
 
 /** Listens and resolves with the port actually bound (useful with port 0). */

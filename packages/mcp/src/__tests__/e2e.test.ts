@@ -8,6 +8,8 @@ import assert from "node:assert/strict";
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
 import { readFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 
@@ -684,6 +686,61 @@ describe("abas-mcp, installed from its tarball and started with `npx -y @abas/mc
     const [code] = (await once(server, "exit")) as [number | null];
     assert.equal(code, 0, stderr);
     assert.doesNotMatch(stderr, /Unhandled 'error' event|EPIPE/);
+  });
+
+  it("stops once stdin is closed when the only request left was cancelled by the host", async () => {
+    // Given an API that takes requests and never answers (a fault injected on purpose), so the
+    // tool call is still waiting when the host cancels it and closes stdin
+    const silent = createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    after(() => {
+      silent.closeAllConnections();
+      silent.close();
+    });
+    const host = spawn(
+      process.execPath,
+      [join(installed.hostDir, "node_modules/@abas/mcp/dist/abas-mcp.js")],
+      {
+        cwd: installed.hostDir,
+        env: {
+          ...process.env,
+          ...configEnv,
+          ABAS_API_URL: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`,
+        },
+      },
+    );
+    let stdout = "";
+    let stderr = "";
+    host.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
+    host.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+    const line = (message: Record<string, unknown>) => `${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`;
+    host.stdin.write(
+      line({
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-06-18",
+          capabilities: {},
+          clientInfo: { name: "e2e", version: "1" },
+        },
+      }) +
+        line({ method: "notifications/initialized" }) +
+        line({
+          id: 2,
+          method: "tools/call",
+          params: { name: "get_agent_reputation", arguments: { agent: stack.fixtures.agent } },
+        }),
+    );
+    while (!/"id":1/.test(stdout)) await new Promise((resolve) => setTimeout(resolve, 20));
+    host.stdin.end(
+      line({ method: "notifications/cancelled", params: { requestId: 2, reason: "user stopped" } }),
+    );
+    // Then it exits with 0 before the API's 10 s timeout would have answered, with no answer to 2
+    const started = Date.now();
+    const [code] = (await once(host, "close")) as [number | null];
+    assert.equal(code, 0, stderr);
+    assert.ok(Date.now() - started < 5_000, `exited after ${Date.now() - started} ms`);
+    assert.doesNotMatch(stdout, /"id":2/);
   });
 
   it("stops with exit code 2 and a clear message on an invalid setting", () => {

@@ -159,6 +159,26 @@ describe("loadKeypair", () => {
     );
   });
 
+  it("never shows a string that is neither a key nor a path, which may be a mistyped key", () => {
+    const secret = getBase58Decoder().decode(generateSecretKey());
+    for (const mistyped of [
+      `${secret.slice(0, 10)}0${secret.slice(11)}`,
+      `"${secret}"`,
+      JSON.stringify({ secretKey: [...generateSecretKey()] }),
+    ]) {
+      assert.throws(
+        () => prepareKeypair(mistyped, "agentKeypair"),
+        (error) =>
+          assertInvalidKeyPair(
+            error,
+            /^agentKeypair is neither a secret key .* it is not shown, as it may be a mistyped key$/,
+          ) &&
+          !JSON.stringify(error).includes(mistyped.slice(2, 30)) &&
+          (error as Error).cause === undefined,
+      );
+    }
+  });
+
   it("refuses values that are no key at all", () => {
     for (const value of [undefined, null, 42, {}, { address: "x" }, ""]) {
       assert.throws(
