@@ -96,25 +96,28 @@ function isUsageCode(code: number): boolean {
  * reporting an error does not load the SDK), however deep in the cause chain.
  */
 function isUnexpectedRpcAnswer(error: unknown): boolean {
-  for (let current = error, depth = 0; current instanceof Error && depth < 8; depth++) {
-    if (current.name === "UnexpectedRpcAnswer") return true;
-    current = current.cause;
-  }
-  return false;
+  return causeChain(error).some((current) => current.name === "UnexpectedRpcAnswer");
 }
 
 /** A failed fetch (connection refused, unknown host), however deep in the cause chain. */
 export function isConnectionFailure(error: unknown): boolean {
-  for (let current = error, depth = 0; current instanceof Error && depth < 8; depth++) {
+  return causeChain(error).some((current) => {
     const code = (current as { code?: unknown }).code;
     if (typeof code === "string" && /^(ECONNREFUSED|ENOTFOUND|ECONNRESET|EAI_AGAIN|ETIMEDOUT)$/.test(code))
       return true;
     if (current.message === "fetch failed") return true;
     // kit's SolanaError for an HTTP transport failure
-    if (/HTTP error|fetch failed|ECONNREFUSED/.test(current.message)) return true;
-    current = current.cause;
+    return /HTTP error|fetch failed|ECONNREFUSED/.test(current.message);
+  });
+}
+
+/** `error` and its causes, up to 8 deep, while they are Errors. */
+function causeChain(error: unknown): Error[] {
+  const chain: Error[] = [];
+  for (let current = error; current instanceof Error && chain.length < 8; current = current.cause) {
+    chain.push(current);
   }
-  return false;
+  return chain;
 }
 
 export type ErrorReport = Readonly<{

@@ -627,13 +627,25 @@ describe("abas-mcp, installed from its tarball and started with `npx -y @abas/mc
     );
   });
 
-  it("answers the requests sent before stdin closed, and stops quietly when the host stops reading stdout", async () => {
-    const line = (message: Record<string, unknown>) => `${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`;
-    const initialize = line({
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "e2e", version: "1" } },
+  /** The installed bin, run by node itself (no npx process between the test and the server). */
+  const installedBin = () => join(installed.hostDir, "node_modules/@abas/mcp/dist/abas-mcp.js");
+  const line = (message: Record<string, unknown>) => `${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`;
+  const initialize = line({
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "e2e", version: "1" } },
+  });
+  /** initialize, initialized, then get_agent_reputation of the fixtures' agent as request 2. */
+  const sessionWithOneCall = () =>
+    initialize +
+    line({ method: "notifications/initialized" }) +
+    line({
+      id: 2,
+      method: "tools/call",
+      params: { name: "get_agent_reputation", arguments: { agent: stack.fixtures.agent } },
     });
+
+  it("answers the requests sent before stdin closed, and stops quietly when the host stops reading stdout", async () => {
     // Given a host that sends a tool call and closes stdin at once
     // (spawned without blocking: the API the call reads is served by this test's process)
     const host = spawn("npx", ["-y", "@abas/mcp"], {
@@ -643,15 +655,7 @@ describe("abas-mcp, installed from its tarball and started with `npx -y @abas/mc
     const closedAtOnce = { stdout: "", stderr: "" };
     host.stdout.on("data", (chunk: Buffer) => (closedAtOnce.stdout += chunk.toString("utf8")));
     host.stderr.on("data", (chunk: Buffer) => (closedAtOnce.stderr += chunk.toString("utf8")));
-    host.stdin.end(
-      initialize +
-        line({ method: "notifications/initialized" }) +
-        line({
-          id: 2,
-          method: "tools/call",
-          params: { name: "get_agent_reputation", arguments: { agent: stack.fixtures.agent } },
-        }),
-    );
+    host.stdin.end(sessionWithOneCall());
     const [status] = (await once(host, "close")) as [number | null];
     // Then the call is answered before the server exits
     assert.equal(status, 0, closedAtOnce.stderr);
@@ -670,14 +674,10 @@ describe("abas-mcp, installed from its tarball and started with `npx -y @abas/mc
 
     // Given a host that no longer reads the server's stdout
     // (the installed bin run by node itself, so no npx process stands between them)
-    const server = spawn(
-      process.execPath,
-      [join(installed.hostDir, "node_modules/@abas/mcp/dist/abas-mcp.js")],
-      {
-        cwd: installed.hostDir,
-        env: { ...process.env, ...configEnv },
-      },
-    );
+    const server = spawn(process.execPath, [installedBin()], {
+      cwd: installed.hostDir,
+      env: { ...process.env, ...configEnv },
+    });
     let stderr = "";
     server.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
     server.stdout.destroy();
@@ -697,40 +697,19 @@ describe("abas-mcp, installed from its tarball and started with `npx -y @abas/mc
       silent.closeAllConnections();
       silent.close();
     });
-    const host = spawn(
-      process.execPath,
-      [join(installed.hostDir, "node_modules/@abas/mcp/dist/abas-mcp.js")],
-      {
-        cwd: installed.hostDir,
-        env: {
-          ...process.env,
-          ...configEnv,
-          ABAS_API_URL: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`,
-        },
+    const host = spawn(process.execPath, [installedBin()], {
+      cwd: installed.hostDir,
+      env: {
+        ...process.env,
+        ...configEnv,
+        ABAS_API_URL: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`,
       },
-    );
+    });
     let stdout = "";
     let stderr = "";
     host.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
     host.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
-    const line = (message: Record<string, unknown>) => `${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`;
-    host.stdin.write(
-      line({
-        id: 1,
-        method: "initialize",
-        params: {
-          protocolVersion: "2025-06-18",
-          capabilities: {},
-          clientInfo: { name: "e2e", version: "1" },
-        },
-      }) +
-        line({ method: "notifications/initialized" }) +
-        line({
-          id: 2,
-          method: "tools/call",
-          params: { name: "get_agent_reputation", arguments: { agent: stack.fixtures.agent } },
-        }),
-    );
+    host.stdin.write(sessionWithOneCall());
     while (!/"id":1/.test(stdout)) await new Promise((resolve) => setTimeout(resolve, 20));
     host.stdin.end(
       line({ method: "notifications/cancelled", params: { requestId: 2, reason: "user stopped" } }),
