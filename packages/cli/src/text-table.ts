@@ -1,10 +1,19 @@
 /** Plain-text tables for the terminal: columns padded to their widest cell, two spaces apart. */
 
-/** A cell as one line: control characters (a newline in a tool's name) written as JSON escapes them. */
+/**
+ * Characters a cell never writes as they are, because the terminal would act on them rather than
+ * show them: C0 and C1 controls and DEL (a newline in a tool's name, an escape sequence), and the
+ * invisible formatting characters that reorder or hide text (bidirectional overrides and isolates,
+ * zero-width characters, the byte-order mark), with which a name could pass for another.
+ */
+const UNSHOWN = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g;
+
+/** A cell as one line of visible characters: each of those written as a JSON escape instead. */
 const oneLine = (cell: string): string =>
-  Array.from(cell, (character) =>
-    character < " " ? JSON.stringify(character).slice(1, -1) : character,
-  ).join("");
+  cell.replace(UNSHOWN, (character) => {
+    const escaped = JSON.stringify(character).slice(1, -1);
+    return escaped !== character ? escaped : `\\u${character.charCodeAt(0).toString(16).padStart(4, "0")}`;
+  });
 
 /** `cells[0]` is the header row. */
 export function table(cells: readonly string[][]): string {

@@ -7,6 +7,7 @@
 import {
   decodeProgramInstructions,
   getProgramErrorFromTransactionError,
+  MalformedTransactionError,
   withPlainNumbers,
   type ProgramInstruction,
   type TransactionJsonResponse,
@@ -33,10 +34,17 @@ export function decodeProgramTransaction(
   response: TransactionJsonResponse,
   programId: Address,
 ): ProgramTransaction {
+  // Without its status the transaction could have failed: applying it as a success would index
+  // what the ledger may not hold. Refused, so the poll fails and is retried.
+  if (response.meta === null) {
+    throw new MalformedTransactionError(
+      `the RPC node answered transaction ${signature} without its status (meta is null): whether it succeeded is unknown`,
+    );
+  }
   return {
     signature,
     slot: response.slot,
-    error: withPlainNumbers(response.meta?.err ?? null),
+    error: withPlainNumbers(response.meta.err ?? null),
     instructions: decodeProgramInstructions(response, programId),
   };
 }

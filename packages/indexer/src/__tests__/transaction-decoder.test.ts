@@ -169,6 +169,15 @@ describe("decodeProgramTransaction", () => {
       MalformedTransactionError,
     );
   });
+  it("refuses a transaction answered without its status (meta null): it may have failed", () => {
+    assert.throws(
+      () => decodeProgramTransaction(SIGNATURE, { ...attestTransaction(null), meta: null }, PROGRAM_ID),
+      (error: unknown) =>
+        error instanceof MalformedTransactionError &&
+        error.message.includes(SIGNATURE) &&
+        error.message.includes("meta is null"),
+    );
+  });
 });
 
 describe("findPolicyRefusal", () => {
