@@ -14,6 +14,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import("./commands/keygen.js")).keygenCommand,
   },
   {
+    name: "airdrop",
+    summary: "fund an account from the ledger's faucet (local ledger, devnet)",
+    load: async () => (await import("./commands/airdrop.js")).airdropCommand,
+  },
+  {
     name: "agent",
     summary: "register an agent, change its status or policy, show it",
     load: async () => (await import("./commands/agent.js")).agentCommand,

@@ -47,9 +47,13 @@ export async function createReadOnlyClient(settings: GlobalSettings): Promise<At
   return createClient(settings, await generateKeyPairSigner());
 }
 
-/** An agent given as a key file or as its address. */
-export function parseAgentReference(value: string, option: string): { address: string } | { path: string } {
+/** An account given as a key file or as its address; `whose` names the account in the error ("agent"). */
+export function parseAddressReference(
+  value: string,
+  option: string,
+  whose: string,
+): { address: string } | { path: string } {
   if (existsSync(expandHome(value))) return { path: value };
   if (isAddress(value)) return { address: value };
-  throw new UsageError(`${option}: "${value}" is neither a key file nor a base58 agent address`);
+  throw new UsageError(`${option}: "${value}" is neither a key file nor a base58 ${whose} address`);
 }

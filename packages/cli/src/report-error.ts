@@ -55,7 +55,7 @@ function hintFor(error: AbasError, settings: ErrorSettings): string | undefined 
       return "register it first: abas agent register --operator <keypair> --agent <keypair>";
     case ABAS_RUNTIME__INSUFFICIENT_FUNDS_FOR_FEE:
     case ABAS_RUNTIME__INSUFFICIENT_FUNDS_FOR_NEW_ACCOUNT:
-      return "fund the operator (on a local ledger or devnet: solana airdrop 1 <operator address>)";
+      return "fund the operator: abas airdrop <operator keypair> (a local ledger, devnet or testnet), or transfer SOL to it";
     case ABAS_RUNTIME__RPC_REQUEST_FAILED:
       return isUnexpectedRpcAnswer(error)
         ? `${shownLedger(settings)} answers, but not as a Solana JSON-RPC node: point --rpc-url (RPC_URL) at one (npm start serves the local ledger at ${DEFAULT_RPC_URL})`
@@ -133,7 +133,12 @@ export type ErrorReport = Readonly<{
 export function describeFailure(error: unknown, settings: ErrorSettings = {}): ErrorReport {
   if (error instanceof UsageError) return { exitCode: EXIT_USAGE, message: error.message };
   if (error instanceof CommandFailure) {
-    return { exitCode: EXIT_FAILED, message: error.message, details: error.details };
+    return {
+      exitCode: EXIT_FAILED,
+      message: error.message,
+      details: error.details,
+      ...(error.hint === undefined ? {} : { hint: error.hint }),
+    };
   }
   if (isAbasError(error)) {
     const programErrorName = getProgramErrorName(error.code);

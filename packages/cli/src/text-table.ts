@@ -6,6 +6,7 @@
  * invisible formatting characters that reorder or hide text (bidirectional overrides and isolates,
  * zero-width characters, the byte-order mark), with which a name could pass for another.
  */
+// eslint-disable-next-line no-control-regex
 const UNSHOWN = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g;
 
 /** A cell as one line of visible characters: each of those written as a JSON escape instead. */

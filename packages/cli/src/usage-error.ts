@@ -17,9 +17,12 @@ export class UsageError extends Error {
 export class CommandFailure extends Error {
   override readonly name = "CommandFailure";
   readonly details: Readonly<Record<string, unknown>>;
+  /** What to do about it, when the message alone does not say. */
+  readonly hint: string | undefined;
 
-  constructor(message: string, details: Record<string, unknown> = {}) {
+  constructor(message: string, details: Record<string, unknown> = {}, hint?: string) {
     super(message);
     this.details = details;
+    this.hint = hint;
   }
 }

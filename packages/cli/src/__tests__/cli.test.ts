@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 
 import { loadServiceConfig, startService, type RunningService } from "@abas/service";
-import { address, createSolanaRpc, lamports } from "@solana/kit";
+import { address, createSolanaRpc } from "@solana/kit";
 import { refusedPort } from "@abas/test-support";
 
 import { abasIn } from "./support/abas-process.js";
@@ -24,17 +24,6 @@ let env: NodeJS.ProcessEnv;
 
 const { abas, abasJson } = abasIn(work, () => env);
 
-async function fund(owner: string): Promise<void> {
-  const rpc = createSolanaRpc(service.rpcUrl);
-  await rpc.requestAirdrop(address(owner), lamports(10_000_000_000n)).send();
-  for (let attempt = 0; attempt < 100; attempt++) {
-    const { value } = await rpc.getBalance(address(owner), { commitment: "confirmed" }).send();
-    if (value > 0n) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`airdrop to ${owner} did not land`);
-}
-
 /** A new key file in the work folder, its address, funded when asked. */
 async function newKey(name: string, funded = false): Promise<{ path: string; address: string }> {
   const { address: keyAddress, path } = await abasJson<{ address: string; path: string }>([
@@ -42,7 +31,7 @@ async function newKey(name: string, funded = false): Promise<{ path: string; add
     "--out",
     `${name}.json`,
   ]);
-  if (funded) await fund(keyAddress);
+  if (funded) await abasJson(["airdrop", `${name}.json`, "--sol", "10"]);
   return { path, address: keyAddress };
 }
 
@@ -72,6 +61,109 @@ describe("keygen", () => {
     const again = await abas(["keygen", "--out", "k1.json"]);
     assert.equal(again.code, 2);
     assert.match(again.stderr, /k1\.json exists already; keygen never overwrites a key/);
+  });
+});
+
+describe("airdrop", () => {
+  test("funds a key file's account or an address from the faucet and prints the balance once confirmed", async () => {
+    // Given a new key
+    const key = await newKey("airdrop-key");
+    // When SOL is asked for its key file, then for its address
+    const first = await abas(["airdrop", "airdrop-key.json"]);
+    const second = await abasJson<Record<string, unknown>>(["airdrop", key.address, "--sol", "0.25"]);
+    // Then the default of 2 SOL, then a quarter more, are confirmed on the ledger
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(
+      first.stdout,
+      new RegExp(
+        `^Airdropped 2 SOL to ${key.address}; balance 2 SOL\n  transaction  [1-9A-HJ-NP-Za-km-z]{64,88}\n$`,
+      ),
+    );
+    assert.deepEqual(
+      { ...second, signature: typeof second.signature },
+      { address: key.address, lamports: 250_000_000, balanceLamports: 2_250_000_000, signature: "string" },
+    );
+    const rpc = createSolanaRpc(service.rpcUrl);
+    assert.equal(
+      (await rpc.getBalance(address(key.address), { commitment: "confirmed" }).send()).value,
+      2_250_000_000n,
+    );
+  });
+
+  test("an amount, an account or arguments that are not right: exit 2, nothing asked", async () => {
+    const cases: [readonly string[], RegExp][] = [
+      [["airdrop"], /^abas airdrop: missing <address\|keypair>: the account to fund\n/],
+      [["airdrop", "a", "b"], /^abas airdrop: unexpected argument "b"\n/],
+      [
+        ["airdrop", "no-such-key.json"],
+        /^abas airdrop: <address\|keypair>: "no-such-key\.json" is neither a key file nor a base58 account address\n/,
+      ],
+      ...["0", "-1", "1e3", "0.0000000001", "abc", ""].map((amount): [readonly string[], RegExp] => [
+        ["airdrop", "11111111111111111111111111111111", `--sol=${amount}`],
+        new RegExp(
+          `^abas airdrop: --sol "${amount.replaceAll(".", "\\.")}" is not an amount of SOL greater than 0`,
+        ),
+      ]),
+      [
+        ["airdrop", "11111111111111111111111111111111", "--sol", "9007200"],
+        /^abas airdrop: --sol "9007200" is more than one request can carry \(9007199\.254740991 SOL\)/,
+      ],
+    ];
+    for (const [args, message] of cases) {
+      // An unreachable ledger: nothing is asked before the arguments are checked
+      const result = await abas(args, { env: { RPC_URL: "http://127.0.0.1:1" } });
+      assert.equal(result.code, 2, `${args.join(" ")}: ${result.stderr}`);
+      assert.match(result.stderr, message, args.join(" "));
+    }
+  });
+
+  test("a faucet that refuses says so, with what to do instead, exit 1", async () => {
+    // The faucet's transfer cannot credit the System Program
+    const result = await abas(["airdrop", "11111111111111111111111111111111"]);
+    assert.equal(result.code, 1, result.stderr);
+    assert.match(
+      result.stderr,
+      /^abas airdrop: the ledger at http:\/\/127\.0\.0\.1:\d+ refused the airdrop of 2 SOL: .*airdrop request failed: the faucet cannot send to 11111111111111111111111111111111/,
+    );
+    assert.match(
+      result.stderr,
+      /\n {2}fix: a ledger without a faucet \(mainnet\) cannot airdrop: transfer SOL/,
+    );
+  });
+
+  test("an unreachable ledger is named with the fix, exit 1", async () => {
+    const result = await abas([
+      "airdrop",
+      "11111111111111111111111111111111",
+      "--rpc-url",
+      "http://127.0.0.1:1",
+    ]);
+    assert.equal(result.code, 1);
+    assert.match(
+      result.stderr,
+      /^abas airdrop: cannot reach the ledger at http:\/\/127\.0\.0\.1:1\n {2}fix: is the ledger running/,
+    );
+  });
+
+  test("an operator without SOL is told to airdrop to it", async () => {
+    // Given an operator that was never funded
+    await newKey("poor-operator");
+    await newKey("poor-agent");
+    // When it registers an agent
+    const result = await abas([
+      "agent",
+      "register",
+      "--operator",
+      "poor-operator.json",
+      "--agent",
+      "poor-agent.json",
+    ]);
+    // Then
+    assert.equal(result.code, 1, result.stderr);
+    assert.match(
+      result.stderr,
+      /\[ABAS_RUNTIME__INSUFFICIENT_FUNDS_FOR_FEE 2001\]\n {2}fix: fund the operator: abas airdrop <operator keypair>/,
+    );
   });
 });
 

@@ -17,7 +17,7 @@ import {
   createReadOnlyClient,
   keypairPath,
   loadKeypairOption,
-  parseAgentReference,
+  parseAddressReference,
 } from "../clients.js";
 import {
   assertNoPositionals,
@@ -149,7 +149,11 @@ async function update(args: readonly string[], { io, env }: CommandContext): Pro
   assertNoPositionals(positionals);
   const settings = resolveGlobalSettings(values, env);
   const operatorPath = keypairPath(requireOption(values.operator, "--operator", "keypair"), "--operator");
-  const agentRef = parseAgentReference(requireOption(values.agent, "--agent", "keypair|address"), "--agent");
+  const agentRef = parseAddressReference(
+    requireOption(values.agent, "--agent", "keypair|address"),
+    "--agent",
+    "agent",
+  );
   const status = requireOption(values.status, "--status", "active|suspended|revoked");
   if (!Object.hasOwn(STATUSES, status)) {
     throw new UsageError(`--status: unknown status "${status}"; use active, suspended or revoked`);
@@ -185,7 +189,7 @@ async function show(args: readonly string[], { io, env }: CommandContext): Promi
   if (positionals.length !== 1) throw new UsageError("agent show needs exactly one agent address");
   assertNoPositionals(positionals, 1);
   const settings = resolveGlobalSettings(values, env);
-  const agentRef = parseAgentReference(positionals[0]!, "agent");
+  const agentRef = parseAddressReference(positionals[0]!, "agent", "agent");
   const reader = await createReadOnlyClient(settings);
   const agentAddress =
     "address" in agentRef ? agentRef.address : (await loadKeypairOption(agentRef.path, "agent")).address;

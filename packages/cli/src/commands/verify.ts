@@ -4,7 +4,7 @@ import { existsSync, statSync } from "node:fs";
 import { verifyReceipt, type ReceiptVerification } from "@abas/sdk";
 
 import { printResult, type CommandContext } from "../cli-io.js";
-import { createReadOnlyClient, loadKeypairOption, parseAgentReference, trustedLedger } from "../clients.js";
+import { createReadOnlyClient, loadKeypairOption, parseAddressReference, trustedLedger } from "../clients.js";
 import { GLOBAL_OPTIONS_HELP, parseOptions, requireOption, resolveGlobalSettings } from "../parse-options.js";
 import { readTextFile } from "../receipt-files.js";
 import { UsageError } from "../usage-error.js";
@@ -128,7 +128,7 @@ async function findByHash(
     throw new UsageError("--salt must be 64 hex characters (the salt of the privacy-mode receipt)");
   }
   const agentValue = requireOption(values.agent, "--agent", "address|keypair");
-  const agentRef = parseAgentReference(agentValue, "--agent");
+  const agentRef = parseAddressReference(agentValue, "--agent", "agent");
   const agent =
     "address" in agentRef ? agentRef.address : (await loadKeypairOption(agentRef.path, "--agent")).address;
   const reader = await createReadOnlyClient(settings);

@@ -103,6 +103,28 @@ describe("JSON-RPC errors", () => {
     assert.match(huge.error!.message, /lamports must be at most 9007199254740991/);
   });
 
+  test("an airdrop the faucet cannot send is refused with the reason, and the ledger goes on", async () => {
+    // When the recipient is the System Program (its transfer would name it twice) or the faucet's
+    // transfer fails (a read-only account's balance)
+    const cases: [string, RegExp][] = [
+      [
+        "11111111111111111111111111111111",
+        /^airdrop request failed: the faucet cannot send to 11111111111111111111111111111111: .*an account key appears twice/,
+      ],
+      [
+        "Ed25519SigVerify111111111111111111111111111",
+        /^airdrop request failed: the faucet could not send 1000000000 lamports: .*read-only account/,
+      ],
+    ];
+    for (const [recipient, message] of cases) {
+      const reply = await rpcCall(ledger.rpcUrl, "requestAirdrop", [recipient, 1_000_000_000]);
+      // Then
+      assert.equal(reply.error?.code, -32603, JSON.stringify(reply));
+      assert.match(reply.error!.message, message);
+    }
+    assert.equal((await rpcCall(ledger.rpcUrl, "getHealth", [])).result, "ok");
+  });
+
   test("a batch answers every request in order, errors included", async () => {
     const reply = (await postRaw(
       ledger.rpcUrl,

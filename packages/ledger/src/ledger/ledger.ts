@@ -20,7 +20,11 @@ import { readComputeBudget } from "../transactions/fees.js";
 import { extractMemo } from "../transactions/memo.js";
 import { verifyTransactionSignatures } from "../transactions/signature-verification.js";
 import type { RpcTransactionError } from "../transactions/transaction-error.js";
-import { parseWireTransaction, type WireTransaction } from "../transactions/wire-transaction.js";
+import {
+  MalformedTransactionError,
+  parseWireTransaction,
+  type WireTransaction,
+} from "../transactions/wire-transaction.js";
 import { MAX_PROCESSING_AGE } from "./blockhash-window.js";
 import {
   executeTransaction,
@@ -476,9 +480,16 @@ export class Ledger {
     const slot = this.currentSlot();
     const oldest = slot > MAX_PROCESSING_AGE ? slot - MAX_PROCESSING_AGE : 0n;
     for (let s = slot; s >= oldest; s -= 1n) {
-      const transaction = parseWireTransaction(
-        this.faucet.buildTransfer(recipient, lamports, this.clock.blockhashes.blockhashOf(s)),
-      );
+      let transaction: WireTransaction;
+      try {
+        transaction = parseWireTransaction(
+          this.faucet.buildTransfer(recipient, lamports, this.clock.blockhashes.blockhashOf(s)),
+        );
+      } catch (error) {
+        // A transfer to the faucet itself or to the System Program names one account twice.
+        if (!(error instanceof MalformedTransactionError)) throw error;
+        return { outcome: { error: `the faucet cannot send to ${recipient}: ${error.message}` } };
+      }
       if (this.isKnown(transaction.signature)) continue;
       const step = this.executeStep(transaction, true);
       if (step.outcome.kind === "refused") {

@@ -4,8 +4,6 @@ import { spawn } from "node:child_process";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
-import { address, createSolanaRpc, lamports } from "@solana/kit";
-
 const here = fileURLToPath(new URL(".", import.meta.url));
 export const abasBin = resolve(here, "../../bin.ts");
 export const tsx = resolve(here, "../../../../../node_modules/.bin/tsx");
@@ -60,11 +58,8 @@ export async function registerAgentWithAbas(
 ): Promise<{ operator: string; agent: string }> {
   const operator = (await abasJson<{ address: string }>(["keygen", "--out", "operator.json"])).address;
   const agent = (await abasJson<{ address: string }>(["keygen", "--out", "agent.json"])).address;
-  const rpc = createSolanaRpc(rpcUrl);
-  await rpc.requestAirdrop(address(operator), lamports(10_000_000_000n)).send();
-  while ((await rpc.getBalance(address(operator)).send()).value === 0n) {
-    await new Promise((resolveWait) => setTimeout(resolveWait, 50));
-  }
+  const funded = await abas(["airdrop", "operator.json", "--sol", "10", "--rpc-url", rpcUrl]);
+  assert.equal(funded.code, 0, funded.stderr);
   const registered = await abas([
     "agent",
     "register",
