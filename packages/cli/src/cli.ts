@@ -98,7 +98,10 @@ function errorSettings(args: readonly string[], env: NodeJS.ProcessEnv) {
   };
   return {
     json: args.includes("--json"),
-    settings: { rpcUrl: flag("--rpc-url") ?? (env.RPC_URL || DEFAULT_RPC_URL) },
+    settings: {
+      rpcUrl: flag("--rpc-url") ?? (env.RPC_URL || DEFAULT_RPC_URL),
+      programId: flag("--program-id") ?? (env.PROGRAM_ID || undefined),
+    },
   };
 }
 

@@ -16,6 +16,7 @@ import {
   ABAS_RUNTIME__INSUFFICIENT_FUNDS_FOR_FEE,
   ABAS_RUNTIME__INSUFFICIENT_FUNDS_FOR_NEW_ACCOUNT,
   ABAS_RUNTIME__RPC_REQUEST_FAILED,
+  ABAS_RUNTIME__TRANSACTION_FAILED,
   ERROR_CODE_RANGES,
   getProgramErrorName,
   isAbasError,
@@ -35,7 +36,10 @@ export function getErrorCodeName(code: number): string {
   return errors.getAbasErrorCodeName(code);
 }
 
-export type ErrorSettings = Readonly<{ rpcUrl?: string; apiUrl?: string }>;
+export type ErrorSettings = Readonly<{ rpcUrl?: string; apiUrl?: string; programId?: string }>;
+
+/** How the ledger refuses a transaction whose program it does not hold as an executable account. */
+const NO_PROGRAM_ERRORS = new Set(["InvalidProgramForExecution", "ProgramAccountNotFound"]);
 
 function hintFor(error: AbasError, settings: ErrorSettings): string | undefined {
   switch (error.code) {
@@ -60,6 +64,11 @@ function hintFor(error: AbasError, settings: ErrorSettings): string | undefined 
       return isUnexpectedRpcAnswer(error)
         ? `${shownLedger(settings)} answers, but not as a Solana JSON-RPC node: point --rpc-url (RPC_URL) at one (npm start serves the local ledger at ${DEFAULT_RPC_URL})`
         : ledgerHint(settings);
+    case ABAS_RUNTIME__TRANSACTION_FAILED:
+      return NO_PROGRAM_ERRORS.has(String((error.context as { transactionError?: unknown }).transactionError))
+        ? `no program is deployed at ${settings.programId ?? "the local ledger's program ID"} on ${shownLedger(settings)}: ` +
+            "check --program-id (PROGRAM_ID) and --rpc-url (RPC_URL); npm start deploys the program on its local ledger"
+        : undefined;
     case ABAS_RUNTIME__BATCH_LEAVES_NOT_PUBLISHED:
       return "run the batch's remaining leaves again once the ledger is reachable (AttestationClient.completeBatch)";
     default:

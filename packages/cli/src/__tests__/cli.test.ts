@@ -167,6 +167,29 @@ describe("airdrop", () => {
   });
 });
 
+describe("a program ID with no program behind it", () => {
+  test("is named with the fix, exit 1", async () => {
+    // Given a funded operator, and a program ID nothing is deployed at
+    await newKey("elsewhere-operator", true);
+    await newKey("elsewhere-agent");
+    const programId = "8qbHbw2BbbTHBW1sbeqakYXVKRQM8Ne7pLK7m6CVfeR";
+    // When it registers an agent there
+    const result = await abas(
+      ["agent", "register", "--operator", "elsewhere-operator.json", "--agent", "elsewhere-agent.json"],
+      { env: { PROGRAM_ID: programId } },
+    );
+    // Then
+    assert.equal(result.code, 1, result.stderr);
+    assert.match(
+      result.stderr,
+      new RegExp(
+        `^abas agent: The transaction failed: InvalidProgramForExecution \\[ABAS_RUNTIME__TRANSACTION_FAILED 2006\\]\n` +
+          `  fix: no program is deployed at ${programId} on http://127\\.0\\.0\\.1:\\d+: check --program-id \\(PROGRAM_ID\\)`,
+      ),
+    );
+  });
+});
+
 describe("agents, attestations and receipts", () => {
   let operator: { path: string; address: string };
   let agent: { path: string; address: string };
