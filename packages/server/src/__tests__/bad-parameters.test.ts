@@ -51,11 +51,26 @@ for (const target of testDatabaseTargets()) {
     }
 
     it("refuses a limit that is 0, above 100, not a number or not whole", async () => {
-      for (const limit of ["0", "101", "abc", "1.5", "-1", ""]) {
+      // Texts JavaScript would read as a number are refused too: hexadecimal, spaces, exponents, signs
+      for (const limit of [
+        "0",
+        "101",
+        "abc",
+        "1.5",
+        "-1",
+        "",
+        "0x14",
+        "%2020",
+        "20%20",
+        "1e1",
+        "%2B5",
+        "5.0",
+      ]) {
         await assertBadRequest(`limit=${limit}`, ABAS_API__INVALID_PARAMETER, "limit");
       }
       assert.equal((await api.get("/attestations?limit=100")).status, 200);
       assert.equal((await api.get("/attestations?limit=1")).status, 200);
+      assert.equal((await api.get("/attestations?limit=020")).status, 200);
     });
 
     it("refuses a malformed percent escape in a query parameter as that parameter", async () => {

@@ -4,7 +4,7 @@ import {
   AttestationIdParams,
   ListAttestationsQuery,
 } from "@abas/api-contract";
-import { ABAS_API__ATTESTATION_NOT_FOUND, AbasError } from "@abas/errors";
+import { ABAS_API__ATTESTATION_NOT_FOUND, ABAS_API__INVALID_PARAMETER, AbasError } from "@abas/errors";
 import { getAttestation, listAttestationsJson, type Database } from "@abas/db";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { Kysely } from "kysely";
@@ -13,6 +13,22 @@ import type { DataVersion } from "../data-version.js";
 import { API_KEY_SECURITY, NOT_MODIFIED_RESPONSE, problemResponses } from "../openapi-responses.js";
 import { ifNoneMatchHits, type ResponseCache } from "../response-cache.js";
 import { assertTimeRange, parseTimeParameter } from "../time-parameter.js";
+
+/**
+ * The page size as written: decimal digits. The schema's coercion reads any text JavaScript reads
+ * as a number ("0x14", " 20", "1e1", "+5", "5.0"), and a mistyped value must not pass for a number.
+ */
+const DECIMAL_DIGITS = /^[0-9]+$/;
+
+function assertDecimalLimit(query: unknown): void {
+  const { limit } = query as { limit?: unknown };
+  if (typeof limit === "string" && !DECIMAL_DIGITS.test(limit)) {
+    throw new AbasError(ABAS_API__INVALID_PARAMETER, {
+      parameter: "limit",
+      reason: "must be an integer written in decimal digits",
+    });
+  }
+}
 
 export interface AttestationRoutesOptions {
   readonly db: Kysely<Database>;
@@ -40,6 +56,8 @@ export const attestationRoutes: FastifyPluginAsyncTypebox<AttestationRoutesOptio
           ...problemResponses([400, 401, 429, 500]),
         },
       },
+      // Before the schema's validation coerces the raw text.
+      preValidation: async (request) => assertDecimalLimit(request.query),
     },
     async (request, reply) => {
       const { since, until, ...filters } = request.query;
