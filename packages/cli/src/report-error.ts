@@ -56,7 +56,12 @@ function hintFor(error: AbasError, settings: ErrorSettings): string | undefined 
     case ABAS_PROGRAM__DUPLICATE_ATTESTATION:
       return "this action hash is attested already; verify it with: abas verify --hash <hex> --agent <agent>";
     case ABAS_RUNTIME__AGENT_NOT_REGISTERED:
-      return "register it first: abas agent register --operator <keypair> --agent <keypair>";
+      return (
+        "register it first: abas agent register --operator <keypair> --agent <keypair>" +
+        (settings.programId === undefined
+          ? ""
+          : `; or, if it is registered, check that --program-id (PROGRAM_ID) ${settings.programId} is the program it was registered with`)
+      );
     case ABAS_RUNTIME__INSUFFICIENT_FUNDS_FOR_FEE:
     case ABAS_RUNTIME__INSUFFICIENT_FUNDS_FOR_NEW_ACCOUNT:
       return "fund the operator: abas airdrop <operator keypair> (a local ledger, devnet or testnet), or transfer SOL to it";

@@ -167,8 +167,8 @@ describe("airdrop", () => {
   });
 });
 
-describe("a program ID with no program behind it", () => {
-  test("is named with the fix, exit 1", async () => {
+describe("a program ID the agent or the program is not found under", () => {
+  test("with no program behind it is named with the fix, exit 1", async () => {
     // Given a funded operator, and a program ID nothing is deployed at
     await newKey("elsewhere-operator", true);
     await newKey("elsewhere-agent");
@@ -185,6 +185,20 @@ describe("a program ID with no program behind it", () => {
       new RegExp(
         `^abas agent: The transaction failed: InvalidProgramForExecution \\[ABAS_RUNTIME__TRANSACTION_FAILED 2006\\]\n` +
           `  fix: no program is deployed at ${programId} on http://127\\.0\\.0\\.1:\\d+: check --program-id \\(PROGRAM_ID\\)`,
+      ),
+    );
+  });
+
+  test("an agent not found under a program ID that was set says to check it", async () => {
+    const agent = await newKey("elsewhere-agent-2");
+    const programId = "8qbHbw2BbbTHBW1sbeqakYXVKRQM8Ne7pLK7m6CVfeR";
+    const result = await abas(["agent", "show", agent.address], { env: { PROGRAM_ID: programId } });
+    assert.equal(result.code, 1, result.stderr);
+    assert.match(
+      result.stderr,
+      new RegExp(
+        `\\[ABAS_RUNTIME__AGENT_NOT_REGISTERED 2201\\]\n  fix: register it first: abas agent register --operator <keypair> --agent <keypair>; ` +
+          `or, if it is registered, check that --program-id \\(PROGRAM_ID\\) ${programId} is the program it was registered with\n$`,
       ),
     );
   });
