@@ -179,43 +179,27 @@ describe("the published packages, installed from their tarballs into a project o
   });
 
   it("puts the installed `abas-mcp-proxy` in front of an MCP server as a host's config names it, `npx abas mcp call` calls a tool through it, and `npx abas receipts verify` checks the receipts", async () => {
-    // Given an operator funded on the ledger and an agent registered with the installed `abas`
+    // Given an operator funded from the ledger's faucet and an agent registered with the installed `abas`
     const keygen = async (file: string) =>
       (
         JSON.parse((await project.exec("npx", ["abas", "keygen", "--out", file, "--json"])).stdout) as {
           address: string;
         }
       ).address;
-    const operator = await keygen("proxy-operator.json");
+    await keygen("proxy-operator.json");
     await keygen("proxy-agent.json");
-    await fetch(ledger!.rpcUrl, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "requestAirdrop",
-        params: [operator, 10_000_000_000],
-      }),
-    });
     const rpc = ["--rpc-url", ledger!.rpcUrl];
-    const register = [
+    await project.exec("npx", ["abas", "airdrop", "proxy-operator.json", "--sol", "10", ...rpc]);
+    await project.exec("npx", [
+      "abas",
       "agent",
       "register",
       "--operator",
       "proxy-operator.json",
       "--agent",
       "proxy-agent.json",
-    ];
-    for (let tries = 0; ; tries++) {
-      // (the airdrop lands within a slot or two)
-      const registered = await project
-        .exec("npx", ["abas", ...register, ...rpc])
-        .catch((error: Error) => error);
-      if (!(registered instanceof Error)) break;
-      if (tries === 20) throw registered;
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+      ...rpc,
+    ]);
     // When a host starts the proxy by its absolute path, from a folder of its own, with the
     // settings in its env (as docs/attest-every-action.md configures it), and calls a tool
     const receiptsDir = join(project.dir, "abas-receipts");
