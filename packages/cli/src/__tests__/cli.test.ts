@@ -131,6 +131,46 @@ describe("airdrop", () => {
     );
   });
 
+  test("a transfer that lands and fails is named with its error, exit 1", async () => {
+    // A fault injected on purpose: a node whose faucet transfer fails once it lands
+    const signature = "1".repeat(64);
+    const node = createServer((request, response) => {
+      let body = "";
+      request.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
+      request.on("end", () => {
+        const { id, method } = JSON.parse(body) as { id: number; method: string };
+        const result =
+          method === "requestAirdrop"
+            ? signature
+            : {
+                context: { slot: 9 },
+                value: [
+                  {
+                    slot: 9,
+                    confirmations: 0,
+                    err: { InstructionError: [0, { Custom: 1 }] },
+                    confirmationStatus: "confirmed",
+                  },
+                ],
+              };
+        response.setHeader("content-type", "application/json");
+        response.end(JSON.stringify({ jsonrpc: "2.0", id, result }));
+      });
+    });
+    await new Promise<void>((resolve) => node.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(node.address() as AddressInfo).port}`;
+      const result = await abas(["airdrop", "11111111111111111111111111111111", "--rpc-url", url]);
+      assert.equal(result.code, 1, result.stderr);
+      assert.equal(
+        result.stderr,
+        `abas airdrop: the airdrop's transaction ${signature} failed: {"InstructionError":[0,{"Custom":1}]}\n`,
+      );
+    } finally {
+      node.close();
+    }
+  });
+
   test("an unreachable ledger is named with the fix, exit 1", async () => {
     const result = await abas([
       "airdrop",

@@ -27,14 +27,17 @@ devnet, testnet; mainnet has none), waits until the transfer is confirmed and pr
 
 ${GLOBAL_OPTIONS_HELP}`;
 
-const sol = (amount: bigint): string =>
-  `${amount / LAMPORTS_PER_SOL}${amount % LAMPORTS_PER_SOL === 0n ? "" : `.${(amount % LAMPORTS_PER_SOL).toString().padStart(9, "0").replace(/0+$/, "")}`}`;
+/** Lamports as SOL, without trailing zeros: 2_250_000_000n is "2.25". */
+function sol(amount: bigint): string {
+  const fraction = (amount % LAMPORTS_PER_SOL).toString().padStart(9, "0").replace(/0+$/, "");
+  return fraction === "" ? `${amount / LAMPORTS_PER_SOL}` : `${amount / LAMPORTS_PER_SOL}.${fraction}`;
+}
 
 /** The most lamports a JSON-RPC request carries as a number (2^53 - 1): about 9,007,199 SOL. */
 const MAX_LAMPORTS = BigInt(Number.MAX_SAFE_INTEGER);
 
 /** "1.5" SOL as 1,500,000,000 lamports: a positive decimal with at most 9 decimals. */
-export function parseSol(value: string): bigint {
+function parseSol(value: string): bigint {
   const match = /^(\d{1,16})(?:\.(\d{1,9}))?$/.exec(value);
   const amount =
     match === null ? 0n : BigInt(match[1]!) * LAMPORTS_PER_SOL + BigInt((match[2] ?? "").padEnd(9, "0"));
@@ -87,7 +90,7 @@ async function run(args: readonly string[], { io, env }: CommandContext): Promis
     const [status] = (await rpc.getSignatureStatuses([signature]).send()).value;
     if (status?.err) {
       throw new CommandFailure(
-        `the airdrop's transaction ${signature} failed: ${JSON.stringify(status.err)}`,
+        `the airdrop's transaction ${signature} failed: ${JSON.stringify(status.err, (_key, value: unknown) => (typeof value === "bigint" ? Number(value) : value))}`,
       );
     }
     if (status?.confirmationStatus === "confirmed" || status?.confirmationStatus === "finalized") break;
