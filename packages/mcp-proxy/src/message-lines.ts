@@ -91,3 +91,12 @@ export function arrayElementRanges(line: Buffer): Array<[start: number, end: num
   }
   return ranges;
 }
+
+/**
+ * The exact text of element `index` of a line: the element of a batch (an array line), or the whole
+ * message without the whitespace around it. The line must be valid JSON.
+ */
+export function elementText(line: Buffer, index: number): string {
+  const range = arrayElementRanges(line)?.[index];
+  return (range === undefined ? line : line.subarray(range[0], range[1])).toString("utf8").trim();
+}

@@ -3,9 +3,9 @@
  * action that is recorded: the tool, its arguments, its result or error, when it started and
  * ended (ISO 8601, the proxy's clock), and the request's id.
  */
-import type { RecordedToolCall } from "@abas/sdk";
+import { jsonAmbiguity, type RecordedToolCall } from "@abas/sdk";
 
-import { parseElements } from "./message-lines.js";
+import { elementText, parseElements } from "./message-lines.js";
 
 export type { RecordedToolCall };
 
@@ -18,7 +18,35 @@ export type ToolCallAction = RecordedToolCall & Readonly<{ kind: "mcp/tools/call
  */
 export type CompletedCall = Readonly<{ action: ToolCallAction; index: number; unrecordable?: string }>;
 
-type PendingCall = { id: string | number; tool: string; arguments: unknown; startedAt: string };
+type PendingCall = {
+  id: string | number;
+  tool: string;
+  arguments: unknown;
+  startedAt: string;
+  requestText?: string;
+};
+
+/**
+ * The exact text of a message when it says more than the value JSON.parse reads (a repeated key, a
+ * number with more digits than a double keeps), with the reason; undefined when it says no more.
+ * Only the element's own text is scanned, and only when the line as a whole says more.
+ */
+function textSayingMore(
+  line: Buffer,
+  index: number,
+  lineSaysMore: () => boolean,
+): { text: string; ambiguity: string } | undefined {
+  if (!lineSaysMore()) return undefined;
+  const text = elementText(line, index);
+  const ambiguity = jsonAmbiguity(text);
+  return ambiguity === undefined ? undefined : { text, ambiguity };
+}
+
+/** Whether a line says more than JSON.parse reads, asked at most once per line. */
+function lineAmbiguity(line: Buffer): () => boolean {
+  let answer: boolean | undefined;
+  return () => (answer ??= jsonAmbiguity(line.toString("utf8")) !== undefined);
+}
 
 /** Calls awaiting their responses at most; past it the oldest is given up (and logged). */
 export const MAX_PENDING_CALLS = 10_000;
@@ -134,7 +162,8 @@ export class ToolCallTracker {
   fromHost(line: Buffer, now = new Date()): boolean {
     const elements = parseElements(line);
     if (elements === undefined) return false;
-    for (const element of elements) {
+    const lineSaysMore = lineAmbiguity(line);
+    for (const [index, element] of elements.entries()) {
       if (typeof element !== "object" || element === null) continue;
       const message = element as Record<string, unknown>;
       if (message.method === "notifications/cancelled") {
@@ -157,11 +186,18 @@ export class ToolCallTracker {
           `the host reused the id ${key} of a tools/call still waiting for its response: responses to that id are paired with its calls in order`,
         );
       const params = (message.params ?? {}) as Record<string, unknown>;
+      const tool = toolName(params.name);
+      const exact = textSayingMore(line, index, lineSaysMore);
+      if (exact !== undefined)
+        this.#warn(
+          `tool ${tool} (id ${key}): the request says more than its parsed arguments (${exact.ambiguity}); its exact text is recorded too (requestText)`,
+        );
       this.#pending.add(key, {
         id: message.id as string | number,
-        tool: toolName(params.name),
+        tool,
         arguments: params.arguments ?? {},
         startedAt: now.toISOString(),
+        ...(exact === undefined ? {} : { requestText: exact.text }),
       });
     }
     return true;
@@ -181,6 +217,7 @@ export class ToolCallTracker {
       );
       return [];
     }
+    const lineSaysMore = lineAmbiguity(line);
     elements.forEach((element, index) => {
       if (typeof element !== "object" || element === null) return;
       const message = element as Record<string, unknown>;
@@ -189,6 +226,11 @@ export class ToolCallTracker {
       const call =
         this.#take(key) ?? (this.#answersOtherRequest(key) ? undefined : this.#takeOtherSpelling(message.id));
       if (call === undefined) return;
+      const exact = textSayingMore(line, index, lineSaysMore);
+      if (exact !== undefined)
+        this.#warn(
+          `tool ${call.tool} (id ${key}): the response says more than its parsed value (${exact.ambiguity}); its exact text is recorded too (responseText)`,
+        );
       const action: ToolCallAction = {
         kind: "mcp/tools/call",
         tool: call.tool,
@@ -200,6 +242,8 @@ export class ToolCallTracker {
         startedAt: call.startedAt,
         endedAt: now.toISOString(),
         callId: call.id,
+        ...(call.requestText === undefined ? {} : { requestText: call.requestText }),
+        ...(exact === undefined ? {} : { responseText: exact.text }),
       };
       const unrecordable = notJsonRpcResponse(message);
       completed.push(unrecordable === undefined ? { action, index } : { action, index, unrecordable });

@@ -27,6 +27,8 @@ function decimalValue(literal: string): string {
 function numberAmbiguity(literal: string): string | undefined {
   const value = Number(literal);
   if (!Number.isFinite(value)) return `the number ${literal} is beyond what JSON.parse keeps`;
+  // Most numbers are written as JavaScript writes their value: the same text, the same value.
+  if (String(value) === literal) return undefined;
   if (decimalValue(literal) !== decimalValue(String(value))) {
     return `the number ${literal} has more digits than JSON.parse keeps (it reads ${String(value)})`;
   }
@@ -35,6 +37,20 @@ function numberAmbiguity(literal: string): string | undefined {
 
 /** A JSON number where `lastIndex` says (sticky: no copy of the rest of the text per number). */
 const NUMBER = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+/** A run of a string's characters up to its closing quote or an escape (sticky). */
+const UNESCAPED = /[^"\\]*/y;
+
+/** Where the string that opens at `at` closes: the index of its closing quote. */
+function stringEnd(text: string, at: number): number {
+  let end = at + 1;
+  for (;;) {
+    UNESCAPED.lastIndex = end;
+    UNESCAPED.exec(text);
+    end = UNESCAPED.lastIndex;
+    if (text[end] !== "\\") return end;
+    end += 2;
+  }
+}
 
 type Frame = { keys: Set<string> | undefined; expectingKey: boolean };
 
@@ -49,10 +65,10 @@ export function jsonAmbiguity(text: string): string | undefined {
     const char = text[at]!;
     const frame = frames.at(-1);
     if (char === '"') {
-      let end = at + 1;
-      while (text[end] !== '"') end += text[end] === "\\" ? 2 : 1;
+      const end = stringEnd(text, at);
       if (frame?.keys !== undefined && frame.expectingKey) {
-        const key = JSON.parse(text.slice(at, end + 1)) as string;
+        const raw = text.slice(at + 1, end);
+        const key = raw.includes("\\") ? (JSON.parse(text.slice(at, end + 1)) as string) : raw;
         if (frame.keys.has(key)) return `an object repeats the key ${JSON.stringify(key)}`;
         frame.keys.add(key);
         frame.expectingKey = false;

@@ -22,4 +22,12 @@ export type RecordedToolCall = Readonly<{
    * calls in the same millisecond are still two actions, with a receipt each.
    */
   callId?: string | number;
+  /**
+   * The request's exact JSON text, recorded beside `arguments` when it says more than the value
+   * JSON.parse reads (a repeated key, a number with more digits than a 64-bit float keeps): the
+   * receipt then covers what was sent, not only one reading of it.
+   */
+  requestText?: string;
+  /** The response's exact JSON text, likewise, beside `result` or `error`. */
+  responseText?: string;
 }>;

@@ -196,6 +196,39 @@ describe("abas-mcp-proxy in front of real MCP servers", () => {
     for (const entry of entries) await verifyReceiptFile(entry, { rpcUrl: setup.rpcUrl });
   });
 
+  it("keeps the exact text of a request and of a response that say more than JSON.parse reads, in a receipt that verifies", async () => {
+    // Given a server whose answer holds a number with more digits than a 64-bit float keeps
+    const bigNumberAnswer = `
+      require("node:readline").createInterface({ input: process.stdin }).on("line", (line) => {
+        const { id } = JSON.parse(line);
+        process.stdout.write('{"jsonrpc":"2.0","id":' + id + ',"result":{"content":[],"balance":12345678901234567891}}\\n');
+      });`;
+    const dirs = folders();
+    const proxy = startProxy(proxyOptions(setup, dirs), [process.execPath, "-e", bigNumberAnswer]);
+    // When the host sends a call whose arguments repeat a key
+    const request =
+      '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"pay","arguments":{"to":"alice","to":"mallory"}}}';
+    proxy.child.stdin.end(`${request}\n`);
+    const { code } = await proxy.exited;
+    assert.equal(code, 0, proxy.stderr());
+    // Then the receipt's call holds JSON.parse's readings and the exact texts, and it verifies
+    const [entry] = await waitForReceipts(dirs.receiptsDir, 1);
+    const response = '{"jsonrpc":"2.0","id":3,"result":{"content":[],"balance":12345678901234567891}}';
+    assert.deepEqual(entry!.call?.arguments, { to: "mallory" });
+    assert.equal(entry!.call?.requestText, request);
+    assert.equal(entry!.call?.responseText, response);
+    assert.equal(proxy.stdout(), `${response}\n`);
+    await verifyReceiptFile(entry!, { rpcUrl: setup.rpcUrl });
+    assert.match(
+      proxy.stderr(),
+      /tool pay \(id 3\): the request says more than its parsed arguments \(an object repeats the key "to"\); its exact text is recorded too \(requestText\)/,
+    );
+    assert.match(
+      proxy.stderr(),
+      /tool pay \(id 3\): the response says more than its parsed value \(the number 12345678901234567891 has more digits/,
+    );
+  });
+
   it("says at start when the agent is not registered with the program at --program-id (a wrong program id), and forwards all the same", async () => {
     const proxy = startProxy(
       [...proxyOptions(setup, folders()), "--program-id", "11111111111111111111111111111111"],

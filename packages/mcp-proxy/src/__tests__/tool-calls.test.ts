@@ -100,6 +100,34 @@ describe("ToolCallTracker", () => {
     assert.equal(done?.action.callId, 9007199254740992);
   });
 
+  it("keeps the exact text of a message that says more than JSON.parse reads, and only of that message", () => {
+    const warnings: string[] = [];
+    const tracker = new ToolCallTracker({ warn: (message) => warnings.push(message) });
+    // A batch: one call repeats a key, the other does not
+    const repeated =
+      '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"pay","arguments":{"to":"a","to":"b"}}}';
+    tracker.fromHost(
+      Buffer.from(
+        `[ ${repeated} , ${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "plain", arguments: {} } })}]\n`,
+      ),
+    );
+    const rounded = '{"jsonrpc":"2.0","id":2,"result":{"n":9007199254740993}}';
+    const [first, second] = tracker.fromServer(
+      Buffer.from(`[{"jsonrpc":"2.0","id":1,"result":{}},${rounded}]\n`),
+    );
+    assert.equal(first?.action.tool, "pay");
+    assert.deepEqual(first?.action.arguments, { to: "b" });
+    assert.equal(first?.action.requestText, repeated);
+    assert.equal("responseText" in first!.action, false);
+    assert.equal(second?.action.tool, "plain");
+    assert.equal("requestText" in second!.action, false);
+    assert.equal(second?.action.responseText, rounded);
+    assert.deepEqual(warnings, [
+      'tool pay (id 1): the request says more than its parsed arguments (an object repeats the key "to"); its exact text is recorded too (requestText)',
+      "tool plain (id 2): the response says more than its parsed value (the number 9007199254740993 has more digits than JSON.parse keeps (it reads 9007199254740992)); its exact text is recorded too (responseText)",
+    ]);
+  });
+
   it("records nothing for other methods, for the server's own requests, or for a cancelled call", () => {
     const tracker = new ToolCallTracker();
     tracker.fromHost(line({ jsonrpc: "2.0", id: 7, method: "tools/list" }));

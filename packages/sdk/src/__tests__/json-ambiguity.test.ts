@@ -28,6 +28,9 @@ test("a repeated key is named, at any depth, escapes read", () => {
   assert.equal(jsonAmbiguity('{"to":"alice","amount":1,"to":"mallory"}'), 'an object repeats the key "to"');
   assert.equal(jsonAmbiguity('[{"a":{"b":1,"b":2}}]'), 'an object repeats the key "b"');
   assert.equal(jsonAmbiguity('{"\\u0074o":1,"to":2}'), 'an object repeats the key "to"');
+  // Strings that end in an escaped backslash, or hold an escaped quote, end where JSON says
+  assert.equal(jsonAmbiguity('{"a\\\\":1,"b":"\\"","a\\\\":2}'), 'an object repeats the key "a\\\\"');
+  assert.equal(jsonAmbiguity('{"a\\"":"\\\\","a\\"b":1}'), undefined);
 });
 
 test("a number with more digits than a double holds is named with what the parse reads", () => {
