@@ -2,12 +2,13 @@
 
 /**
  * Characters a cell never writes as they are, because the terminal would act on them rather than
- * show them: C0 and C1 controls and DEL (a newline in a tool's name, an escape sequence), and the
- * invisible formatting characters that reorder or hide text (bidirectional overrides and isolates,
- * zero-width characters, the byte-order mark), with which a name could pass for another.
+ * show them: C0 and C1 controls and DEL (a newline in a tool's name, an escape sequence), the line
+ * and paragraph separators, and the invisible formatting characters that reorder or hide text
+ * (bidirectional overrides and isolates, zero-width characters, the byte-order mark), with which a
+ * name could pass for another.
  */
 // eslint-disable-next-line no-control-regex
-const UNSHOWN = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g;
+const UNSHOWN = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
 
 /** A cell as one line of visible characters: each of those written as a JSON escape instead. */
 const oneLine = (cell: string): string =>

@@ -190,7 +190,7 @@ export class ToolCallTracker {
       const exact = textSayingMore(line, index, lineSaysMore);
       if (exact !== undefined)
         this.#warn(
-          `tool ${tool} (id ${key}): the request says more than its parsed arguments (${exact.ambiguity}); its exact text is recorded too (requestText)`,
+          `tool ${tool} (id ${key}): the request says more than JSON.parse reads of it (${exact.ambiguity}); its exact text is recorded too (requestText)`,
         );
       this.#pending.add(key, {
         id: message.id as string | number,
@@ -229,7 +229,7 @@ export class ToolCallTracker {
       const exact = textSayingMore(line, index, lineSaysMore);
       if (exact !== undefined)
         this.#warn(
-          `tool ${call.tool} (id ${key}): the response says more than its parsed value (${exact.ambiguity}); its exact text is recorded too (responseText)`,
+          `tool ${call.tool} (id ${key}): the response says more than JSON.parse reads of it (${exact.ambiguity}); its exact text is recorded too (responseText)`,
         );
       const action: ToolCallAction = {
         kind: "mcp/tools/call",

@@ -25,6 +25,7 @@ describe("table", () => {
       ["isolate\u2066x\u2069", "isolate\\u2066x\\u2069"],
       ["zero\u200bwidth\ufeff", "zero\\u200bwidth\\ufeff"],
       ["arabic mark\u061c", "arabic mark\\u061c"],
+      ["separators\u2028\u2029", "separators\\u2028\\u2029"],
       ["café ☕ 読む", "café ☕ 読む"],
     ];
     for (const [cell, shown] of cells)

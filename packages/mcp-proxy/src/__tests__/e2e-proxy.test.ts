@@ -221,11 +221,11 @@ describe("abas-mcp-proxy in front of real MCP servers", () => {
     await verifyReceiptFile(entry!, { rpcUrl: setup.rpcUrl });
     assert.match(
       proxy.stderr(),
-      /tool pay \(id 3\): the request says more than its parsed arguments \(an object repeats the key "to"\); its exact text is recorded too \(requestText\)/,
+      /tool pay \(id 3\): the request says more than JSON.parse reads of it \(an object repeats the key "to"\); its exact text is recorded too \(requestText\)/,
     );
     assert.match(
       proxy.stderr(),
-      /tool pay \(id 3\): the response says more than its parsed value \(the number 12345678901234567891 has more digits/,
+      /tool pay \(id 3\): the response says more than JSON.parse reads of it \(the number 12345678901234567891 has more digits/,
     );
   });
 

@@ -123,8 +123,8 @@ describe("ToolCallTracker", () => {
     assert.equal("requestText" in second!.action, false);
     assert.equal(second?.action.responseText, rounded);
     assert.deepEqual(warnings, [
-      'tool pay (id 1): the request says more than its parsed arguments (an object repeats the key "to"); its exact text is recorded too (requestText)',
-      "tool plain (id 2): the response says more than its parsed value (the number 9007199254740993 has more digits than JSON.parse keeps (it reads 9007199254740992)); its exact text is recorded too (responseText)",
+      'tool pay (id 1): the request says more than JSON.parse reads of it (an object repeats the key "to"); its exact text is recorded too (requestText)',
+      "tool plain (id 2): the response says more than JSON.parse reads of it (the number 9007199254740993 has more digits than JSON.parse keeps (it reads 9007199254740992)); its exact text is recorded too (responseText)",
     ]);
   });
 
