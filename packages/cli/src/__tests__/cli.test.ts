@@ -35,6 +35,30 @@ async function newKey(name: string, funded = false): Promise<{ path: string; add
   return { path, address: keyAddress };
 }
 
+/**
+ * A fault injected on purpose: a node at a URL of its own that answers each request's JSON body
+ * with the JSON `answer` makes of it, while `run` runs.
+ */
+async function withJsonNode(
+  answer: (body: string) => unknown,
+  run: (url: string) => Promise<void>,
+): Promise<void> {
+  const node = createServer((request, response) => {
+    let body = "";
+    request.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
+    request.on("end", () => {
+      response.setHeader("content-type", "application/json");
+      response.end(JSON.stringify(answer(body)));
+    });
+  });
+  await new Promise<void>((resolve) => node.listen(0, "127.0.0.1", resolve));
+  try {
+    await run(`http://127.0.0.1:${(node.address() as AddressInfo).port}`);
+  } finally {
+    node.close();
+  }
+}
+
 before(async () => {
   service = await startService(
     loadServiceConfig({ DATA_DIR: dataDir, PORT: "0", LEDGER_RPC_PORT: "0", LEDGER_WS_PORT: "0" }),
@@ -134,10 +158,8 @@ describe("airdrop", () => {
   test("a transfer that lands and fails is named with its error, exit 1", async () => {
     // A fault injected on purpose: a node whose faucet transfer fails once it lands
     const signature = "1".repeat(64);
-    const node = createServer((request, response) => {
-      let body = "";
-      request.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
-      request.on("end", () => {
+    await withJsonNode(
+      (body) => {
         const { id, method } = JSON.parse(body) as { id: number; method: string };
         const result =
           method === "requestAirdrop"
@@ -153,22 +175,17 @@ describe("airdrop", () => {
                   },
                 ],
               };
-        response.setHeader("content-type", "application/json");
-        response.end(JSON.stringify({ jsonrpc: "2.0", id, result }));
-      });
-    });
-    await new Promise<void>((resolve) => node.listen(0, "127.0.0.1", resolve));
-    try {
-      const url = `http://127.0.0.1:${(node.address() as AddressInfo).port}`;
-      const result = await abas(["airdrop", "11111111111111111111111111111111", "--rpc-url", url]);
-      assert.equal(result.code, 1, result.stderr);
-      assert.equal(
-        result.stderr,
-        `abas airdrop: the airdrop's transaction ${signature} failed: {"InstructionError":[0,{"Custom":1}]}\n`,
-      );
-    } finally {
-      node.close();
-    }
+        return { jsonrpc: "2.0", id, result };
+      },
+      async (url) => {
+        const result = await abas(["airdrop", "11111111111111111111111111111111", "--rpc-url", url]);
+        assert.equal(result.code, 1, result.stderr);
+        assert.equal(
+          result.stderr,
+          `abas airdrop: the airdrop's transaction ${signature} failed: {"InstructionError":[0,{"Custom":1}]}\n`,
+        );
+      },
+    );
   });
 
   test("an unreachable ledger is named with the fix, exit 1", async () => {
@@ -652,24 +669,19 @@ describe("unreachable ledger", () => {
 
   test("a server that answers JSON, but not as a Solana node: the answer and the fix are named, exit 1", async () => {
     // A fault injected on purpose: an RPC URL that points at another JSON service
-    const other = createServer((_request, response) => {
-      response.setHeader("content-type", "application/json");
-      response.end("{}");
-    });
-    await new Promise<void>((resolve) => other.listen(0, "127.0.0.1", resolve));
-    const url = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
-    try {
-      const result = await abas(["agent", "show", "11111111111111111111111111111111", "--rpc-url", url]);
-      assert.equal(result.code, 1);
-      assert.equal(
-        result.stderr,
-        "abas agent: The RPC request getAccountInfo failed: the answer is not a JSON-RPC response (an object without result or error); " +
-          "is the RPC URL a Solana JSON-RPC node? [ABAS_RUNTIME__RPC_REQUEST_FAILED 2200]\n" +
-          `  fix: ${url} answers, but not as a Solana JSON-RPC node: point --rpc-url (RPC_URL) at one (npm start serves the local ledger at http://127.0.0.1:8899)\n`,
-      );
-    } finally {
-      other.close();
-    }
+    await withJsonNode(
+      () => ({}),
+      async (url) => {
+        const result = await abas(["agent", "show", "11111111111111111111111111111111", "--rpc-url", url]);
+        assert.equal(result.code, 1);
+        assert.equal(
+          result.stderr,
+          "abas agent: The RPC request getAccountInfo failed: the answer is not a JSON-RPC response (an object without result or error); " +
+            "is the RPC URL a Solana JSON-RPC node? [ABAS_RUNTIME__RPC_REQUEST_FAILED 2200]\n" +
+            `  fix: ${url} answers, but not as a Solana JSON-RPC node: point --rpc-url (RPC_URL) at one (npm start serves the local ledger at http://127.0.0.1:8899)\n`,
+        );
+      },
+    );
   });
 
   test("an RPC URL's path and query (where a provider's key goes) are never printed", async () => {
