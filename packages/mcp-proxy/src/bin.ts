@@ -32,18 +32,15 @@ if (parsed.help) {
   process.exit(0);
 }
 
-// The host stops the proxy; the server is the one to stop, and the proxy follows it.
-let serverPid: number | undefined;
+// The host stops the proxy; the server is the one to stop (with SIGKILL if it ignores the signal),
+// and the proxy follows it.
+let server: { stop(signal: NodeJS.Signals): void } | undefined;
 // Once the server has exited the proxy is only flushing: a signal then stops it (the queue keeps the rest).
 let serverExited = false;
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
   process.on(signal, () => {
-    if (serverPid === undefined || serverExited) process.exit(128 + constants.signals[signal]);
-    try {
-      process.kill(serverPid, signal);
-    } catch {
-      process.exit(128 + constants.signals[signal]); // the server is gone already
-    }
+    if (server === undefined || serverExited) process.exit(128 + constants.signals[signal]);
+    server.stop(signal);
   });
 }
 process.stdout.on("error", () => {}); // the host went away: stdin ends too, and the proxy shuts down
@@ -53,7 +50,7 @@ try {
     input: process.stdin,
     output: process.stdout,
     log,
-    onServerStarted: (pid) => (serverPid = pid),
+    onServerStarted: (started) => (server = started),
     onServerExited: () => (serverExited = true),
   });
   if (exit.signal !== null) {

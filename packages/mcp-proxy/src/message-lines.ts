@@ -25,20 +25,23 @@ export class MessageLines {
   }
 }
 
-/** The values of one line: a batch's elements, the one value, or none when it is not JSON. */
-export function parseElements(line: Buffer): unknown[] | undefined {
+/**
+ * The values of one line: a batch's elements (`batch`), or the one value; undefined when the line is
+ * not JSON.
+ */
+export function parseElements(line: Buffer): { elements: unknown[]; batch: boolean } | undefined {
   let value: unknown;
   try {
     value = JSON.parse(line.toString("utf8"));
   } catch {
     return undefined; // not JSON (NaN, say), or longer than a JavaScript string can be
   }
-  return Array.isArray(value) ? value : [value];
+  return Array.isArray(value) ? { elements: value, batch: true } : { elements: [value], batch: false };
 }
 
 /** The JSON-RPC messages of one line: one, a batch's elements, or none when it is not JSON. */
 export function parseMessages(line: Buffer): Record<string, unknown>[] {
-  return (parseElements(line) ?? []).filter(
+  return (parseElements(line)?.elements ?? []).filter(
     (message): message is Record<string, unknown> => typeof message === "object" && message !== null,
   );
 }
@@ -99,4 +102,21 @@ export function arrayElementRanges(line: Buffer): Array<[start: number, end: num
 export function elementText(line: Buffer, index: number): string {
   const range = arrayElementRanges(line)?.[index];
   return (range === undefined ? line : line.subarray(range[0], range[1])).toString("utf8").trim();
+}
+
+/**
+ * The line without the elements at `indexes`: a batch keeps its other elements byte for byte (in a
+ * new array); undefined when nothing is left (a single message, or every element of a batch).
+ */
+export function withoutElements(line: Buffer, indexes: ReadonlySet<number>): Buffer | undefined {
+  const ranges = arrayElementRanges(line);
+  if (ranges === undefined) return indexes.has(0) ? undefined : line;
+  const kept = ranges.filter((_, index) => !indexes.has(index));
+  if (kept.length === 0) return undefined;
+  const pieces: Buffer[] = [Buffer.from("[")];
+  kept.forEach(([start, end], at) =>
+    pieces.push(...(at === 0 ? [] : [Buffer.from(",")]), line.subarray(start, end)),
+  );
+  pieces.push(Buffer.from("]\n"));
+  return Buffer.concat(pieces);
 }

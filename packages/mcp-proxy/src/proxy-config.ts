@@ -9,6 +9,7 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 
 import { ABAS_SDK__INVALID_PROXY_CONFIG, AbasError } from "@abas/errors";
+import { DEFAULT_MAX_QUEUED_ACTIONS } from "@abas/sdk/attestor";
 import { z } from "zod";
 
 export const DEFAULT_RPC_URL = "http://127.0.0.1:8899";
@@ -33,6 +34,8 @@ Options (environment variable in parentheses):
   --durability <write|fsync>   write: a recorded call survives kill -9 of the proxy (~0.1 ms);
                                fsync: it also survives power loss (~8 ms per call) (ABAS_DURABILITY, default write)
   --max-batch-delay-ms <ms>    longest wait before a batch is sent (ABAS_MAX_BATCH_DELAY_MS, default ${DEFAULT_MAX_BATCH_DELAY_MS})
+  --max-queued-calls <n>       calls waiting for the ledger at most; past it a tools/call is not forwarded and the
+                               host gets ABAS_SDK__TOOL_CALL_NOT_RECORDED (ABAS_MAX_QUEUED_CALLS, default ${DEFAULT_MAX_QUEUED_ACTIONS})
   -h, --help                   this help`;
 
 const httpUrl = z.string().refine((value) => {
@@ -42,6 +45,14 @@ const httpUrl = z.string().refine((value) => {
     return false;
   }
 }, "expected the http(s) URL of a Solana JSON-RPC node");
+
+/** A whole number written in digits (up to 7 of them), checked further by `bounds`. */
+const digits = (unit: string, bounds: z.ZodNumber) =>
+  z
+    .string()
+    .regex(/^\d{1,7}$/, `expected a whole number${unit}, in digits`)
+    .transform(Number)
+    .pipe(bounds);
 
 const ProxySettings = z.object({
   rpcUrl: httpUrl.default(DEFAULT_RPC_URL),
@@ -58,12 +69,11 @@ const ProxySettings = z.object({
     .transform((value) => value === "true" || value === "1")
     .default(false),
   durability: z.enum(["write", "fsync"], { error: 'expected "write" or "fsync"' }).default("write"),
-  maxBatchDelayMs: z
-    .string()
-    .regex(/^\d{1,7}$/, "expected a whole number of milliseconds, in digits")
-    .transform(Number)
-    .pipe(z.number().max(3_600_000, "expected at most 3600000 (an hour)"))
-    .default(DEFAULT_MAX_BATCH_DELAY_MS),
+  maxBatchDelayMs: digits(
+    " of milliseconds",
+    z.number().max(3_600_000, "expected at most 3600000 (an hour)"),
+  ).default(DEFAULT_MAX_BATCH_DELAY_MS),
+  maxQueuedCalls: digits("", z.number().min(1, "expected at least 1")).default(DEFAULT_MAX_QUEUED_ACTIONS),
   command: z
     .string({ error: "give the MCP server command after --" })
     .min(1, "give the MCP server command after --"),
@@ -81,6 +91,7 @@ export type ProxyConfig = Readonly<{
   privacyMode: boolean;
   durability: "write" | "fsync";
   maxBatchDelayMs: number;
+  maxQueuedCalls: number;
   /** The MCP server to start. */
   command: string;
   args: string[];
@@ -96,6 +107,7 @@ const OPTIONS = {
   privacy: { type: "boolean", env: "ABAS_PRIVACY_MODE", key: "privacyMode" },
   durability: { type: "string", env: "ABAS_DURABILITY", key: "durability" },
   "max-batch-delay-ms": { type: "string", env: "ABAS_MAX_BATCH_DELAY_MS", key: "maxBatchDelayMs" },
+  "max-queued-calls": { type: "string", env: "ABAS_MAX_QUEUED_CALLS", key: "maxQueuedCalls" },
 } as const;
 
 const expandHome = (path: string): string => (path.startsWith("~/") ? join(homedir(), path.slice(2)) : path);

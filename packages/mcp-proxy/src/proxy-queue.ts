@@ -108,6 +108,7 @@ export async function openProxyQueue(queueDir: string, settings: ProxyQueueSetti
     queueDir,
     durability: config.durability,
     maxBatchDelayMs: config.maxBatchDelayMs,
+    maxQueuedActions: config.maxQueuedCalls,
     // The attestor closes a batch on disk only once its receipts are saved.
     onReceipt: async (receipt) =>
       saveReceipt(settings.receiptsDir, await opening, receipt, { durability: config.durability, log }),

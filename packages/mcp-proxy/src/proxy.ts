@@ -24,7 +24,7 @@ import { makeFolders, syncDirectory } from "@abas/sdk/attestor";
 
 import { describeError } from "./describe-error.js";
 import { sendLeftBehind } from "./left-behind.js";
-import { arrayElementRanges, MessageLines } from "./message-lines.js";
+import { arrayElementRanges, MessageLines, withoutElements } from "./message-lines.js";
 import { ledgerAddressForLog } from "./ledger-address.js";
 import { agentProblem, ledgerProblem } from "./ledger-probe.js";
 import { proxyFolders, type ProxyConfig } from "./proxy-config.js";
@@ -39,8 +39,8 @@ export type ProxyStreams = Readonly<{
   output: Writable;
   /** Logs. */
   log: (line: string) => void;
-  /** The server's process id, for forwarding signals. */
-  onServerStarted?: (pid: number) => void;
+  /** The server's process: `stop` passes it a signal, then SIGKILL if it has not exited in time. */
+  onServerStarted?: (server: { pid: number; stop(signal: NodeJS.Signals): void }) => void;
   onServerExited?: () => void;
 }>;
 
@@ -49,6 +49,12 @@ export type ServerExit = Readonly<{ code: number | null; signal: NodeJS.Signals 
 
 /** After the host closes stdin, how long the server gets to exit before SIGTERM (the MCP shutdown sequence). */
 const SERVER_EXIT_GRACE_MS = 5_000;
+/**
+ * After SIGTERM (the proxy's own, or the host's passed on), how long the server gets before SIGKILL:
+ * less than the 2 s the official client gives the proxy after its SIGTERM, so that a server that
+ * ignores SIGTERM is killed before the proxy is, as it would be without the proxy in between.
+ */
+export const SERVER_KILL_GRACE_MS = 1_500;
 
 /**
  * A JSON-RPC error naming `ABAS_SDK__TOOL_CALL_NOT_RECORDED`: what the host gets instead of what the
@@ -228,7 +234,16 @@ export async function runProxy(config: ProxyConfig, streams: ProxyStreams): Prom
   };
 
   const server = spawn(config.command, config.args, { stdio: ["pipe", "pipe", "inherit"] });
-  if (server.pid !== undefined) streams.onServerStarted?.(server.pid);
+  const stopServer = (signal: NodeJS.Signals): void => {
+    server.kill(signal);
+    setTimeout(() => {
+      if (server.exitCode === null && server.signalCode === null) {
+        log(`the server did not exit within ${SERVER_KILL_GRACE_MS} ms of ${signal}: SIGKILL`);
+        server.kill("SIGKILL");
+      }
+    }, SERVER_KILL_GRACE_MS).unref();
+  };
+  if (server.pid !== undefined) streams.onServerStarted?.({ pid: server.pid, stop: stopServer });
   const exited = new Promise<ServerExit>((resolve, reject) => {
     server.once("error", (error) =>
       reject(
@@ -252,46 +267,80 @@ export async function runProxy(config: ProxyConfig, streams: ProxyStreams): Prom
     return written;
   };
 
-  // Host -> server: every line as it came, but a line that is not JSON (a call in it could not be
-  // recorded, and a server may read it all the same: NaN, say), which the host gets an error for.
-  const fromHost = new MessageLines();
-  const noteFromHost = (line: Buffer): boolean => {
-    if (isBlank(line)) return true;
+  // Asked before each tools/call is forwarded: a call the attestor cannot take (its queue is full,
+  // its sender stopped) is not run at all.
+  const refusal = (): string | undefined => {
     try {
-      if (tracker.fromHost(line)) return true;
+      attestor.assertAccepting();
+      return undefined;
+    } catch (error) {
+      return error instanceof Error ? error.message : String(error);
+    }
+  };
+
+  // Host -> server: every line as it came, but a line that is not JSON (a call in it could not be
+  // recorded, and a server may read it all the same: NaN, say), which the host gets an error for,
+  // and a tools/call the attestor cannot take, which the host gets ABAS_SDK__TOOL_CALL_NOT_RECORDED
+  // for (a batch goes on without it).
+  const fromHost = new MessageLines();
+  const noteFromHost = (line: Buffer): Buffer | undefined => {
+    if (isBlank(line)) return line;
+    let noted: ReturnType<ToolCallTracker["fromHost"]>;
+    try {
+      noted = tracker.fromHost(line, new Date(), refusal);
     } catch (error) {
       log(
         `a message from the host could not be read for recording (${describeError(error)}): forwarded as it came`,
       );
-      return true;
+      return line;
     }
-    log(
-      `a line from the host is not JSON (${line.length} bytes): not forwarded, the host gets a parse error`,
-    );
-    forward(UNREADABLE_LINE_RESPONSE);
-    return false;
+    if (noted === undefined) {
+      log(
+        `a line from the host is not JSON (${line.length} bytes): not forwarded, the host gets a parse error`,
+      );
+      forward(UNREADABLE_LINE_RESPONSE);
+      return undefined;
+    }
+    if (noted.refused.length === 0) return line;
+    const answers = noted.refused.map(({ id, tool, reason }) => {
+      log(`tool ${tool}: not forwarded, since it could not be recorded: ${reason}`);
+      return notRecordedResponse(id, -32603, tool, reason);
+    });
+    const batch = arrayElementRanges(line) !== undefined;
+    forward(Buffer.from(`${JSON.stringify(batch ? answers : answers[0])}\n`));
+    return withoutElements(line, new Set(noted.refused.map(({ index }) => index)));
   };
   streams.input.on("data", (chunk: Buffer) => {
     for (const line of fromHost.push(chunk)) {
-      if (noteFromHost(line) && !server.stdin.write(line)) streams.input.pause();
+      const onward = noteFromHost(line);
+      if (onward !== undefined && !server.stdin.write(onward)) streams.input.pause();
     }
   });
   server.stdin.on("drain", () => streams.input.resume());
   server.stdin.on("error", () => {}); // the server exited first: its exit is what counts
   streams.input.once("end", () => {
     const rest = fromHost.rest();
-    if (rest !== undefined && noteFromHost(rest)) server.stdin.write(rest);
+    const onward = rest === undefined ? undefined : noteFromHost(rest);
+    if (onward !== undefined) server.stdin.write(onward);
     server.stdin.end();
-    setTimeout(() => server.kill("SIGTERM"), SERVER_EXIT_GRACE_MS).unref();
+    setTimeout(() => stopServer("SIGTERM"), SERVER_EXIT_GRACE_MS).unref();
   });
 
   // Server -> host: a response that completes a tools/call is recorded first, then forwarded.
   const recorded = (line: Buffer): Buffer => {
+    let completed: ReturnType<ToolCallTracker["fromServer"]>;
+    try {
+      completed = tracker.fromServer(line);
+    } catch (error) {
+      log(
+        `a line from the server could not be read for recording (${describeError(error)}): forwarded as it came; a tools/call it answers is not recorded`,
+      );
+      return line;
+    }
     const failures = new Map<number, Record<string, unknown>>();
-    for (const { action, index, unrecordable } of tracker.fromServer(line)) {
+    for (const { action, index, unrecordable } of completed) {
       try {
-        if (unrecordable !== undefined)
-          throw new Error(`the server's response is not JSON-RPC 2.0: ${unrecordable}`);
+        if (unrecordable !== undefined) throw new Error(`the server's response: ${unrecordable}`);
         record(action);
       } catch (error) {
         log(`tool ${action.tool}: not recorded: ${describeError(error)}`);

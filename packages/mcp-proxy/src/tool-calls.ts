@@ -5,6 +5,7 @@
  */
 import { jsonAmbiguity, type RecordedToolCall } from "@abas/sdk";
 
+import { MAX_READ_LINE_BYTES, whyHostDropsResponse } from "./host-reading.js";
 import { elementText, parseElements } from "./message-lines.js";
 
 export type { RecordedToolCall };
@@ -14,7 +15,9 @@ export type ToolCallAction = RecordedToolCall & Readonly<{ kind: "mcp/tools/call
 
 /**
  * A completed call and the index of its response in the server's line; `unrecordable` says why a
- * response the host would not take as an answer (not JSON-RPC 2.0) is not recorded.
+ * response is not recorded: one the host would not take as its answer (so that the next answer
+ * would be the one it acts on), or a later answer to a call whose answer was not recorded. Such a
+ * response must reach the host as an error instead.
  */
 export type CompletedCall = Readonly<{ action: ToolCallAction; index: number; unrecordable?: string }>;
 
@@ -24,6 +27,8 @@ type PendingCall = {
   arguments: unknown;
   startedAt: string;
   requestText?: string;
+  /** Sent in a batch: only a batch answers it (the official client reads no batch at all). */
+  inBatch: boolean;
 };
 
 /**
@@ -52,6 +57,8 @@ function lineAmbiguity(line: Buffer): () => boolean {
 export const MAX_PENDING_CALLS = 10_000;
 /** Cancelled calls kept at most, so that a response the server sends anyway is still recorded. */
 export const MAX_CANCELLED_CALLS = 1_000;
+/** Answered calls remembered at most, so that a second answer to one is told apart and refused if need be. */
+export const MAX_ANSWERED_CALLS = 1_000;
 
 const idKey = (id: unknown): string | undefined =>
   typeof id === "string" || typeof id === "number" ? JSON.stringify(id) : undefined;
@@ -65,23 +72,9 @@ const idKey = (id: unknown): string | undefined =>
  */
 function otherSpelling(id: unknown): string | undefined {
   if (typeof id === "number") return JSON.stringify(String(id));
-  if (typeof id !== "string" || id.trim() === "") return undefined;
+  if (typeof id !== "string") return undefined;
   const spelled = Number(id);
   return Number.isFinite(spelled) ? JSON.stringify(spelled) : undefined;
-}
-
-const RESPONSE_MEMBERS = new Set(["jsonrpc", "id", "result", "error"]);
-
-/** Why a response is not one a JSON-RPC 2.0 host takes (the official client drops it), if it is not. */
-function notJsonRpcResponse(message: Record<string, unknown>): string | undefined {
-  if (message.jsonrpc !== "2.0")
-    return `its "jsonrpc" is ${JSON.stringify(message.jsonrpc) ?? "missing"}, not "2.0"`;
-  if ("result" in message && message.error !== undefined && message.error !== null)
-    return "it has both a result and an error";
-  const other = Object.keys(message).find((member) => !RESPONSE_MEMBERS.has(member));
-  return other === undefined
-    ? undefined
-    : `it has a member ${JSON.stringify(other)} beside jsonrpc, id, result and error`;
 }
 
 /** Calls by id, oldest first; an id the host reused while its first call was open holds both, in order. */
@@ -141,12 +134,20 @@ function toolName(name: unknown): string {
   }
 }
 
+/** A tools/call the host sent that the proxy does not take (it could not be recorded), by its place in the line. */
+export type RefusedCall = Readonly<{ index: number; id: string | number; tool: string; reason: string }>;
+
+/** An answered call, remembered: its tool, and whether its answer was refused (not recorded). */
+type AnsweredCall = Readonly<{ call: PendingCall; refused: boolean }>;
+
 export class ToolCallTracker {
   readonly #warn: (message: string) => void;
   readonly #pending: CallsById;
   readonly #cancelled: CallsById;
   /** The host's other requests awaiting responses, by id key (how many), oldest first. */
   readonly #otherRequests = new Map<string, number>();
+  /** The last calls answered, by id key, oldest first. */
+  readonly #answered = new Map<string, AnsweredCall>();
 
   constructor(options: ToolCallTrackerOptions = {}) {
     this.#warn = options.warn ?? (() => {});
@@ -158,12 +159,21 @@ export class ToolCallTracker {
     this.#cancelled = new CallsById(MAX_CANCELLED_CALLS, () => {});
   }
 
-  /** Notes the `tools/call` requests in a line the host sent; false when the line is not JSON. */
-  fromHost(line: Buffer, now = new Date()): boolean {
-    const elements = parseElements(line);
-    if (elements === undefined) return false;
+  /**
+   * Notes the `tools/call` requests in a line the host sent; undefined when the line is not JSON.
+   * `refusal` is asked before each call is taken: a reason means the call could not be recorded, so
+   * it is not noted but returned, for the proxy to answer instead of forwarding it.
+   */
+  fromHost(
+    line: Buffer,
+    now = new Date(),
+    refusal: () => string | undefined = () => undefined,
+  ): { refused: RefusedCall[] } | undefined {
+    const parsed = parseElements(line);
+    if (parsed === undefined) return undefined;
+    const refused: RefusedCall[] = [];
     const lineSaysMore = lineAmbiguity(line);
-    for (const [index, element] of elements.entries()) {
+    for (const [index, element] of parsed.elements.entries()) {
       if (typeof element !== "object" || element === null) continue;
       const message = element as Record<string, unknown>;
       if (message.method === "notifications/cancelled") {
@@ -181,12 +191,17 @@ export class ToolCallTracker {
           this.#otherRequests.delete(this.#otherRequests.keys().next().value!);
         continue;
       }
+      const params = (message.params ?? {}) as Record<string, unknown>;
+      const tool = toolName(params.name);
+      const reason = refusal();
+      if (reason !== undefined) {
+        refused.push({ index, id: message.id as string | number, tool, reason });
+        continue;
+      }
       if (this.#pending.has(key))
         this.#warn(
           `the host reused the id ${key} of a tools/call still waiting for its response: responses to that id are paired with its calls in order`,
         );
-      const params = (message.params ?? {}) as Record<string, unknown>;
-      const tool = toolName(params.name);
       const exact = textSayingMore(line, index, lineSaysMore);
       if (exact !== undefined)
         this.#warn(
@@ -198,9 +213,10 @@ export class ToolCallTracker {
         arguments: params.arguments ?? {},
         startedAt: now.toISOString(),
         ...(exact === undefined ? {} : { requestText: exact.text }),
+        inBatch: parsed.batch,
       });
     }
-    return true;
+    return { refused };
   }
 
   /**
@@ -208,24 +224,28 @@ export class ToolCallTracker {
    * the line (its index in a batch, 0 otherwise).
    */
   fromServer(line: Buffer, now = new Date()): CompletedCall[] {
-    if (this.#pending.size === 0 && this.#cancelled.size === 0) return [];
-    const completed: CompletedCall[] = [];
-    const elements = parseElements(line);
-    if (elements === undefined) {
-      this.#warn(
-        `the server sent a line that is not JSON (${line.length} bytes), forwarded as it is; a tools/call it answers is not recorded`,
-      );
+    const parsed = parseElements(line);
+    if (parsed === undefined) {
+      if (this.#pending.size > 0 || this.#cancelled.size > 0)
+        this.#warn(
+          `the server sent a line that is not JSON (${line.length} bytes), forwarded as it is; a tools/call it answers is not recorded`,
+        );
       return [];
     }
+    const completed: CompletedCall[] = [];
     const lineSaysMore = lineAmbiguity(line);
-    elements.forEach((element, index) => {
+    parsed.elements.forEach((element, index) => {
       if (typeof element !== "object" || element === null) return;
       const message = element as Record<string, unknown>;
       const key = idKey(message.id);
       if (key === undefined || "method" in message) return; // a request of the server's own
       const call =
         this.#take(key) ?? (this.#answersOtherRequest(key) ? undefined : this.#takeOtherSpelling(message.id));
-      if (call === undefined) return;
+      if (call === undefined) {
+        const again = this.#answeredAgain(key, message.id);
+        if (again !== undefined) completed.push(again(index, now));
+        return;
+      }
       const exact = textSayingMore(line, index, lineSaysMore);
       if (exact !== undefined)
         this.#warn(
@@ -235,20 +255,73 @@ export class ToolCallTracker {
         kind: "mcp/tools/call",
         tool: call.tool,
         arguments: call.arguments,
-        // (an "error": null beside a result, which lenient clients read as a success, is a result)
-        ...("error" in message && message.error !== null
-          ? { error: message.error }
-          : { result: message.result }),
+        ...("error" in message ? { error: message.error } : { result: message.result }),
         startedAt: call.startedAt,
         endedAt: now.toISOString(),
         callId: call.id,
         ...(call.requestText === undefined ? {} : { requestText: call.requestText }),
         ...(exact === undefined ? {} : { responseText: exact.text }),
       };
-      const unrecordable = notJsonRpcResponse(message);
+      const unrecordable = this.#whyNotRecordable(message, line, parsed.batch, call);
+      this.#remember(idKey(call.id)!, { call, refused: unrecordable !== undefined });
       completed.push(unrecordable === undefined ? { action, index } : { action, index, unrecordable });
     });
     return completed;
+  }
+
+  /** Why the host would not take this response as the call's answer, if it would not. */
+  #whyNotRecordable(
+    message: Record<string, unknown>,
+    line: Buffer,
+    batch: boolean,
+    call: PendingCall,
+  ): string | undefined {
+    if (batch && !call.inBatch)
+      return "a batch answers a call the host sent alone (the official MCP client reads no batch)";
+    if (line.length > MAX_READ_LINE_BYTES)
+      return `the line is ${line.length} bytes, more than the official MCP client is sure to read (${MAX_READ_LINE_BYTES})`;
+    const dropped = whyHostDropsResponse(message);
+    return dropped === undefined ? undefined : `the official MCP client drops it: ${dropped}`;
+  }
+
+  #remember(key: string, answered: AnsweredCall): void {
+    this.#answered.delete(key);
+    this.#answered.set(key, answered);
+    if (this.#answered.size > MAX_ANSWERED_CALLS) this.#answered.delete(this.#answered.keys().next().value!);
+  }
+
+  /**
+   * A response to a call answered before, which the host does not await: after a recorded answer it
+   * is forwarded as it is (the host took the first); after a refused one it is refused too, since a
+   * host that dropped the first answer would act on this one.
+   */
+  #answeredAgain(key: string, id: unknown): ((index: number, now: Date) => CompletedCall) | undefined {
+    const answered = this.#answered.get(key) ?? this.#answered.get(otherSpelling(id) ?? "");
+    if (answered === undefined) {
+      this.#warn(
+        `the server sent a response to the id ${key}, which no request of the host awaits: forwarded as it is`,
+      );
+      return undefined;
+    }
+    const { call, refused } = answered;
+    if (!refused) {
+      this.#warn(
+        `tool ${call.tool} (id ${key}): the server answered the call again; forwarded as it is, not recorded (the host took the first answer, which is)`,
+      );
+      return undefined;
+    }
+    return (index, now) => ({
+      action: {
+        kind: "mcp/tools/call",
+        tool: call.tool,
+        arguments: call.arguments,
+        startedAt: call.startedAt,
+        endedAt: now.toISOString(),
+        callId: call.id,
+      },
+      index,
+      unrecordable: "the server answered the call again after an answer that was not recorded",
+    });
   }
 
   #take(key: string | undefined): PendingCall | undefined {

@@ -10,7 +10,8 @@ const Environment = z.object({
   HOST: z.string().min(1).default("127.0.0.1"),
   PORT: port.default(8080),
   LEDGER_RPC_PORT: port.default(8899),
-  LEDGER_WS_PORT: port.default(8900),
+  /** Default: LEDGER_RPC_PORT + 1, as `abas-ledger` does (0, any free port, when that is 0). */
+  LEDGER_WS_PORT: port.optional(),
   RPC_URL: z.url().optional(),
   WS_URL: z.url().optional(),
   PROGRAM_ID: z.string().min(32).max(44).optional(),
@@ -81,10 +82,16 @@ export function loadServiceConfig(environment: NodeJS.ProcessEnv): ServiceConfig
         "(commands that only talk to a ledger, such as npm run demo, take RPC_URL; npm start runs its own unless RPC_URL is set)",
     );
   }
+  const ledgerWsPort = e.LEDGER_WS_PORT ?? (e.LEDGER_RPC_PORT === 0 ? 0 : e.LEDGER_RPC_PORT + 1);
+  if (ledgerWsPort > 65_535) {
+    throw new ServiceConfigError(
+      `invalid settings: LEDGER_WS_PORT: LEDGER_RPC_PORT + 1 (${ledgerWsPort}) is not a port; set LEDGER_WS_PORT`,
+    );
+  }
   // The embedded ledger's ports only matter when it runs; 0 (any free port) may repeat.
   const ports: Array<[string, number]> = [["PORT", e.PORT]];
   if (e.RPC_URL === undefined)
-    ports.push(["LEDGER_RPC_PORT", e.LEDGER_RPC_PORT], ["LEDGER_WS_PORT", e.LEDGER_WS_PORT]);
+    ports.push(["LEDGER_RPC_PORT", e.LEDGER_RPC_PORT], ["LEDGER_WS_PORT", ledgerWsPort]);
   for (const [index, [name, value]] of ports.entries()) {
     const other = ports.slice(0, index).find(([, earlier]) => earlier === value && value !== 0);
     if (other !== undefined) {
@@ -100,7 +107,7 @@ export function loadServiceConfig(environment: NodeJS.ProcessEnv): ServiceConfig
     apiPort: e.PORT,
     localLedger: e.RPC_URL === undefined,
     ledgerRpcPort: e.LEDGER_RPC_PORT,
-    ledgerWsPort: e.LEDGER_WS_PORT,
+    ledgerWsPort,
     rpcUrl: e.RPC_URL,
     wsUrl: e.WS_URL,
     programId: e.PROGRAM_ID,

@@ -144,6 +144,11 @@ describe("abas-mcp-proxy as a process", () => {
         { ABAS_MAX_BATCH_DELAY_MS: value },
         /--max-batch-delay-ms \(ABAS_MAX_BATCH_DELAY_MS\): expected/,
       ]),
+      ...["0", "1.5", "many"].map((value): [string[], NodeJS.ProcessEnv, RegExp] => [
+        [...options, "--", "server"],
+        { ABAS_MAX_QUEUED_CALLS: value },
+        /--max-queued-calls \(ABAS_MAX_QUEUED_CALLS\): expected/,
+      ]),
       [[...options, "--verbose", "--", "server"], {}, /Unknown option '--verbose'/],
       [options, {}, /server command: give the MCP server command after --/],
     ];
@@ -267,7 +272,10 @@ describe("abas-mcp-proxy as a process", () => {
       };
       assert.equal(response.id, index + 1);
       assert.equal(response.error?.data.codeName, "ABAS_SDK__TOOL_CALL_NOT_RECORDED");
-      assert.match(response.error?.message ?? "", /the server's response is not JSON-RPC 2\.0/);
+      assert.match(
+        response.error?.message ?? "",
+        /the server's response: the official MCP client drops it: /,
+      );
     }
   });
 
@@ -360,9 +368,9 @@ describe("abas-mcp-proxy as a process", () => {
       });`;
     const run = startProxy(options, [process.execPath, "-e", batchServer]);
     // When the host calls three tools in one batch, the second with text no action hash can cover,
-    // the first under an id no JavaScript number holds exactly, the last reusing the id of the second
+    // the last reusing the id of the second
     run.child.stdin.write(
-      '[{"jsonrpc":"2.0","id":12345678901234567891,"method":"tools/call","params":{"name":"echo","arguments":{"message":"fine"}}},' +
+      '[{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"message":"fine"}}},' +
         '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"message":"\\ud800"}}},' +
         '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"message":"also fine"}}}]\n',
     );
@@ -371,7 +379,7 @@ describe("abas-mcp-proxy as a process", () => {
     await run.exited;
     // Then the first and last responses come through byte for byte, the second is the named error
     const [first, second, third] = line.slice(2, -2).split(" , ");
-    assert.equal(first, '{ "jsonrpc" : "2.0", "id" : 12345678901234567891, "result" : { "content" : [ ] } }');
+    assert.equal(first, '{ "jsonrpc" : "2.0", "id" : 1, "result" : { "content" : [ ] } }');
     assert.equal(third, '{ "jsonrpc" : "2.0", "id" : 2, "result" : { "content" : [ ] } }');
     const error = JSON.parse(second!) as {
       id: number;
@@ -449,6 +457,7 @@ describe("abas-mcp-proxy as a process", () => {
     assert.equal(parsed.config.privacyMode, true);
     assert.equal(parsed.config.rpcUrl, "http://127.0.0.1:8899");
     assert.equal(parsed.config.maxBatchDelayMs, 2000);
+    assert.equal(parsed.config.maxQueuedCalls, 100_000);
     assert.equal(parsed.config.command, "npx");
     assert.deepEqual(parsed.config.args, ["-y", "server", "--flag"]);
   });

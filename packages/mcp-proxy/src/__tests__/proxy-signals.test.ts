@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { after, before, describe, it } from "node:test";
 
+import { SERVER_KILL_GRACE_MS } from "../proxy.js";
 import { verifyReceiptFile } from "../receipts-folder.js";
 import { startLedgerWithAgent, type LedgerAndAgent } from "./support/ledger-and-agent.js";
 import { proxyOptions, TSX_LOADER } from "./support/proxy-process.js";
@@ -31,7 +32,7 @@ describe("abas-mcp-proxy and signals", () => {
   });
 
   /** A fresh record file and folders, and the signal-recording server started behind the proxy. */
-  function serverBehindProxy(onSignal: "exit" | "die", onStdinEnd: "exit" | "linger") {
+  function serverBehindProxy(onSignal: "exit" | "die" | "ignore", onStdinEnd: "exit" | "linger") {
     runs += 1;
     const recordFile = join(setup.workDir, `signals-${runs}.txt`);
     const dirs = {
@@ -98,6 +99,24 @@ describe("abas-mcp-proxy and signals", () => {
     // Then the server saw its stdin end, then, after the grace period, SIGTERM from the proxy
     assert.deepEqual(await run.exited, { code: 100 + SIGNAL_NUMBERS.SIGTERM, signal: null });
     assert.equal(recorded(), "stdin closed\nSIGTERM\n");
+  });
+
+  it(`kills with SIGKILL a server that ignores the SIGTERM passed on, ${SERVER_KILL_GRACE_MS} ms later (before the official client kills the proxy), and dies as it did`, async () => {
+    // Given a server that ignores SIGTERM and keeps running when its stdin ends
+    const { dirs, server, recorded } = serverBehindProxy("ignore", "linger");
+    const run = startProxy(proxyOptions(setup, dirs), server);
+    await serverReady(run);
+    // When the host closes stdin, then sends SIGTERM, as the official client's close() does
+    run.child.stdin.end();
+    while (!recorded().includes("stdin closed")) await new Promise((resolve) => setTimeout(resolve, 20));
+    run.child.kill("SIGTERM");
+    // Then the server got SIGTERM, then SIGKILL from the proxy, which dies of SIGKILL as the server did
+    assert.deepEqual(await run.exited, { code: null, signal: "SIGKILL" });
+    assert.equal(recorded(), "stdin closed\nSIGTERM\n");
+    assert.match(
+      run.stderr(),
+      new RegExp(`the server did not exit within ${SERVER_KILL_GRACE_MS} ms of SIGTERM: SIGKILL`),
+    );
   });
 
   it("sends no signal to a server that exits when the host closes stdin", async () => {

@@ -5,6 +5,7 @@ import { describe, it } from "node:test";
 import { canonicalize } from "@abas/sdk";
 
 import { arrayElementRanges, MessageLines } from "../message-lines.js";
+import { MAX_READ_LINE_BYTES } from "../host-reading.js";
 import { MAX_PENDING_CALLS, ToolCallTracker } from "../tool-calls.js";
 
 const line = (message: unknown) => Buffer.from(`${JSON.stringify(message)}\n`);
@@ -58,27 +59,100 @@ describe("ToolCallTracker", () => {
     assert.deepEqual(second[0]?.action.result, { content: [{ type: "text", text: "sent" }] });
   });
 
-  it("marks a response no JSON-RPC 2.0 host takes (another version, a member beside result) as not recordable", () => {
+  it("marks a response the official client drops as not recordable, saying why", () => {
     const tracker = new ToolCallTracker();
-    tracker.fromHost(call(1, "old"));
-    tracker.fromHost(call(2, "extra"));
-    tracker.fromHost(call(3, "fine"));
-    tracker.fromHost(call(4, "both"));
-    const done = [
-      ...tracker.fromServer(line({ jsonrpc: "1.0", id: 1, result: { content: [] } })),
-      ...tracker.fromServer(line({ jsonrpc: "2.0", id: 2, result: { content: [] }, note: "hi" })),
-      ...tracker.fromServer(line({ jsonrpc: "2.0", id: 3, result: { content: [] } })),
-      ...tracker.fromServer(line({ jsonrpc: "2.0", id: 4, result: {}, error: { code: 1, message: "x" } })),
+    const responses: Record<string, unknown>[] = [
+      { jsonrpc: "1.0", id: 1, result: { content: [] } },
+      { jsonrpc: "2.0", id: 2, result: { content: [] }, note: "hi" },
+      { jsonrpc: "2.0", id: 3, result: { content: [] } },
+      { jsonrpc: "2.0", id: 4, result: {}, error: { code: 1, message: "x" } },
+      { jsonrpc: "2.0", id: 5, result: "transferred" },
+      { jsonrpc: "2.0", id: 6, error: { code: 1.5, message: "refused" } },
+      { jsonrpc: "2.0", id: 7, result: { content: [] }, error: null },
+      { jsonrpc: "2.0", id: 8, result: { _meta: { progressToken: 0.5 } } },
+      { jsonrpc: "2.0", id: 9 },
     ];
+    responses.forEach((_, index) => tracker.fromHost(call(index + 1, `tool ${index + 1}`)));
+    const done = responses.flatMap((response) => tracker.fromServer(line(response)));
     assert.deepEqual(
-      done.map((each) => [each.action.tool, each.unrecordable]),
+      done.map((each) => each.unrecordable),
       [
-        ["old", 'its "jsonrpc" is "1.0", not "2.0"'],
-        ["extra", 'it has a member "note" beside jsonrpc, id, result and error'],
-        ["fine", undefined],
-        ["both", "it has both a result and an error"],
+        'the official MCP client drops it: its "jsonrpc" is "1.0", not "2.0"',
+        'the official MCP client drops it: it has a member "note" beside jsonrpc, id, result and error',
+        undefined,
+        "the official MCP client drops it: it has both a result and an error",
+        "the official MCP client drops it: its result is not what the MCP client reads (Invalid input: expected object, received string)",
+        "the official MCP client drops it: its error.code is not what the MCP client reads (Invalid input: expected int, received number)",
+        "the official MCP client drops it: it has both a result and an error",
+        "the official MCP client drops it: its result._meta.progressToken is not what the MCP client reads (Invalid input)",
+        "the official MCP client drops it: it has neither a result nor an error",
       ],
     );
+    assert.equal(tracker.pendingCount, 0);
+  });
+
+  it("refuses a batch that answers a call the host sent alone, and takes one that answers a batched call", () => {
+    const tracker = new ToolCallTracker();
+    tracker.fromHost(call(1, "alone"));
+    tracker.fromHost(Buffer.from(`[${call(2, "batched").toString().trim()}]\n`));
+    const [alone] = tracker.fromServer(Buffer.from('[{"jsonrpc":"2.0","id":1,"result":{}}]\n'));
+    const [batched] = tracker.fromServer(Buffer.from('[{"jsonrpc":"2.0","id":2,"result":{}}]\n'));
+    assert.equal(
+      alone?.unrecordable,
+      "a batch answers a call the host sent alone (the official MCP client reads no batch)",
+    );
+    assert.deepEqual([batched?.action.tool, batched?.unrecordable], ["batched", undefined]);
+  });
+
+  it(`refuses a response line longer than the official client is sure to read (${MAX_READ_LINE_BYTES} bytes)`, () => {
+    const tracker = new ToolCallTracker();
+    tracker.fromHost(call(1, "fits"));
+    tracker.fromHost(call(2, "too long"));
+    const text = (id: number, length: number) => {
+      const bare = line({ jsonrpc: "2.0", id, result: { text: "" } }).length;
+      return line({ jsonrpc: "2.0", id, result: { text: "x".repeat(length - bare) } });
+    };
+    const [fits] = tracker.fromServer(text(1, MAX_READ_LINE_BYTES));
+    const [tooLong] = tracker.fromServer(text(2, MAX_READ_LINE_BYTES + 1));
+    assert.equal(fits?.unrecordable, undefined);
+    assert.equal(
+      tooLong?.unrecordable,
+      `the line is ${MAX_READ_LINE_BYTES + 1} bytes, more than the official MCP client is sure to read (${MAX_READ_LINE_BYTES})`,
+    );
+  });
+
+  it("refuses every later answer to a call whose answer it refused, and forwards a second answer to a recorded one, saying so", () => {
+    const warnings: string[] = [];
+    const tracker = new ToolCallTracker({ warn: (message) => warnings.push(message) });
+    tracker.fromHost(call(1, "transfer"));
+    tracker.fromHost(call(2, "read"));
+    // A decoy the official client drops, then the answer it would act on
+    const [decoy] = tracker.fromServer(line({ jsonrpc: "2.0", id: 1, result: "decoy" }));
+    const [real] = tracker.fromServer(line({ jsonrpc: "2.0", id: "1", result: { content: [] } }));
+    assert.match(decoy?.unrecordable ?? "", /drops it/);
+    assert.deepEqual(
+      [real?.action.tool, real?.action.callId, real?.unrecordable],
+      ["transfer", 1, "the server answered the call again after an answer that was not recorded"],
+    );
+    // A recorded answer, then another: the host took the first
+    assert.equal(tracker.fromServer(line({ jsonrpc: "2.0", id: 2, result: {} }))[0]?.unrecordable, undefined);
+    assert.deepEqual(tracker.fromServer(line({ jsonrpc: "2.0", id: 2, result: { again: true } })), []);
+    assert.deepEqual(tracker.fromServer(line({ jsonrpc: "2.0", id: 3, result: {} })), []);
+    assert.deepEqual(warnings, [
+      "tool read (id 2): the server answered the call again; forwarded as it is, not recorded (the host took the first answer, which is)",
+      "the server sent a response to the id 3, which no request of the host awaits: forwarded as it is",
+    ]);
+  });
+
+  it("does not note a call its refusal gives a reason for, and returns it with its place in the line", () => {
+    const tracker = new ToolCallTracker();
+    const batch = Buffer.from(
+      `[${line({ jsonrpc: "2.0", id: 1, method: "tools/list" }).toString().trim()},${call(2, "pay").toString().trim()}]\n`,
+    );
+    const noted = tracker.fromHost(batch, new Date(), () => "the queue is full");
+    assert.deepEqual(noted, { refused: [{ index: 1, id: 2, tool: "pay", reason: "the queue is full" }] });
+    assert.equal(tracker.pendingCount, 0);
+    assert.equal(tracker.fromHost(Buffer.from("not json\n")), undefined);
   });
 
   it("records what canonical JSON keeps: numbers as 64-bit floats, text as Unicode, ids as JavaScript reads them", () => {
@@ -98,6 +172,11 @@ describe("ToolCallTracker", () => {
     assert.equal(canonicalize(done?.action.arguments), '{"n":12345678901234567000}');
     assert.deepEqual(done?.action.result, { text: "a\ufffdb" });
     assert.equal(done?.action.callId, 9007199254740992);
+    // An id past 2^53 is not one the official client reads: its call is recorded under no answer
+    assert.equal(
+      done?.unrecordable,
+      "the official MCP client drops it: its id is not what the MCP client reads (Too big: expected int to be <=9007199254740991)",
+    );
   });
 
   it("keeps the exact text of a message that says more than JSON.parse reads, and only of that message", () => {
@@ -175,7 +254,7 @@ describe("ToolCallTracker", () => {
     assert.equal(tracker.fromServer(line({ jsonrpc: "2.0", id: 1, result: {} }))[0]?.action.tool, "tool 1");
   });
 
-  it("says so when a line of the server is not JSON while calls wait, and records a result beside an error of null", () => {
+  it("says so when a line of the server is not JSON while calls wait", () => {
     const warnings: string[] = [];
     const tracker = new ToolCallTracker({ warn: (message) => warnings.push(message) });
     tracker.fromHost(call(1, "nan"));
@@ -184,9 +263,6 @@ describe("ToolCallTracker", () => {
     assert.deepEqual(warnings, [
       "the server sent a line that is not JSON (44 bytes), forwarded as it is; a tools/call it answers is not recorded",
     ]);
-    tracker.fromHost(call(2, "lenient"));
-    const [done] = tracker.fromServer(line({ jsonrpc: "2.0", id: 2, result: { ok: true }, error: null }));
-    assert.deepEqual([done?.action.result, "error" in done!.action], [{ ok: true }, false]);
   });
 
   it("records a tool name that is not text as its JSON text, whatever the host sent", () => {

