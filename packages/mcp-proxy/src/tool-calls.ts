@@ -242,8 +242,8 @@ export class ToolCallTracker {
       const call =
         this.#take(key) ?? (this.#answersOtherRequest(key) ? undefined : this.#takeOtherSpelling(message.id));
       if (call === undefined) {
-        const again = this.#answeredAgain(key, message.id);
-        if (again !== undefined) completed.push(again(index, now));
+        const again = this.#answeredAgain(key, message.id, index, now);
+        if (again !== undefined) completed.push(again);
         return;
       }
       const exact = textSayingMore(line, index, lineSaysMore);
@@ -295,7 +295,7 @@ export class ToolCallTracker {
    * is forwarded as it is (the host took the first); after a refused one it is refused too, since a
    * host that dropped the first answer would act on this one.
    */
-  #answeredAgain(key: string, id: unknown): ((index: number, now: Date) => CompletedCall) | undefined {
+  #answeredAgain(key: string, id: unknown, index: number, now: Date): CompletedCall | undefined {
     const answered = this.#answered.get(key) ?? this.#answered.get(otherSpelling(id) ?? "");
     if (answered === undefined) {
       this.#warn(
@@ -310,7 +310,7 @@ export class ToolCallTracker {
       );
       return undefined;
     }
-    return (index, now) => ({
+    return {
       action: {
         kind: "mcp/tools/call",
         tool: call.tool,
@@ -321,7 +321,7 @@ export class ToolCallTracker {
       },
       index,
       unrecordable: "the server answered the call again after an answer that was not recorded",
-    });
+    };
   }
 
   #take(key: string | undefined): PendingCall | undefined {

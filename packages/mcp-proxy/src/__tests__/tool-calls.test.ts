@@ -37,10 +37,15 @@ describe("ToolCallTracker", () => {
     assert.deepEqual([first?.action.tool, first?.action.callId], ["number-asked", 1]);
     const [second] = tracker.fromServer(line({ jsonrpc: "2.0", id: 7, result: { content: [] } }));
     assert.deepEqual([second?.action.tool, second?.action.callId], ["text-asked", "7"]);
+    // The client reads the id "" as Number("") = 0
+    tracker.fromHost(call(0, "zero-asked"));
+    const [third] = tracker.fromServer(line({ jsonrpc: "2.0", id: "", result: { content: [] } }));
+    assert.deepEqual([third?.action.tool, third?.action.callId], ["zero-asked", 0]);
     assert.equal(tracker.pendingCount, 0);
     assert.deepEqual(warnings, [
       'the server answered the tools/call with id 1 under the id "1": recorded as its answer, as hosts read it',
       'the server answered the tools/call with id "7" under the id 7: recorded as its answer, as hosts read it',
+      'the server answered the tools/call with id 0 under the id "": recorded as its answer, as hosts read it',
     ]);
   });
 
