@@ -34,11 +34,11 @@ const recordingExecutes = new WeakSet<object>();
 
 type Execute = (input: unknown, options: ToolExecutionOptions) => unknown;
 
-/** The AI SDK's own test of a streaming result. */
+/** The AI SDK's own test of a streaming result (a function with an async iterator streams too). */
 function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
   return (
-    typeof value === "object" &&
     value !== null &&
+    value !== undefined &&
     typeof (value as Partial<AsyncIterable<unknown>>)[Symbol.asyncIterator] === "function"
   );
 }

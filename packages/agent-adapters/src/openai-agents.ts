@@ -33,37 +33,34 @@ type ExecuteFunction = (input: unknown, context?: unknown, details?: ToolCallDet
 /** The codes of a tool call the adapter refused or could not record. */
 const NOT_RECORDED_CODES = [ABAS_SDK__TOOL_CALL_NOT_RECORDED, ABAS_SDK__TOOL_RESULT_NOT_JSON] as const;
 
-/**
- * What the model reads when a tool fails, for a tool without an `errorFunction` or an `outputSchema` of its own: the
- * SDK's default text, except for a call the adapter refused or could not record, which the model
- * reads by its message (whether the tool ran, and why its result is withheld) rather than "Please
- * try again", which would have a tool that already acted run again.
- */
-function toolErrorMessage(_context: unknown, error: unknown): string {
-  return NOT_RECORDED_CODES.some((code) => isAbasError(error, code))
-    ? (error as Error).message
-    : "An error occurred while running the tool. Please try again.";
-}
-
 /** `tool` from `@openai/agents`, with each execution of the tools it makes recorded with `attestor`. */
 export function abasTool(attestor: Attestor, options: AdapterOptions = {}): typeof tool {
   const recorder = new ActionRecorder(attestor, options);
   const recordedTool = (toolOptions: Parameters<typeof tool>[0]) => {
     const execute = toolOptions.execute as ExecuteFunction;
+    // A tool with the SDK's default error handling (no errorFunction, no outputSchema, which fails
+    // the run instead) would give the model "Please try again" for a call the adapter refused or
+    // could not record, and a tool that already acted would run again: the model reads the error's
+    // message instead, as the tool's output. (Every other error keeps the SDK's default, and its
+    // redaction in traces.)
+    const answersRefusals = toolOptions.errorFunction === undefined && toolOptions.outputSchema === undefined;
     const created = tool({
       ...toolOptions,
       // tool() names a tool without a name after its execute function: the original's, not this wrapper's.
       name: toolOptions.name || execute.name,
-      // (a tool with an outputSchema fails the run instead, as tool() makes it: left as it is)
-      ...(toolOptions.errorFunction === undefined && toolOptions.outputSchema === undefined
-        ? { errorFunction: toolErrorMessage }
-        : {}),
-      execute: (input: unknown, context?: unknown, details?: ToolCallDetails) =>
-        recorder.runTool(
-          { kind: TOOL_CALL_KIND, tool: created.name, input, callId: details?.toolCall?.callId },
-          // Called on the options it came in, as tool() calls it.
-          () => execute.call(toolOptions, input, context, details),
-        ),
+      execute: async (input: unknown, context?: unknown, details?: ToolCallDetails) => {
+        try {
+          return await recorder.runTool(
+            { kind: TOOL_CALL_KIND, tool: created.name, input, callId: details?.toolCall?.callId },
+            // Called on the options it came in, as tool() calls it.
+            () => execute.call(toolOptions, input, context, details),
+          );
+        } catch (error) {
+          if (answersRefusals && NOT_RECORDED_CODES.some((code) => isAbasError(error, code)))
+            return (error as Error).message;
+          throw error;
+        }
+      },
     } as Parameters<typeof tool>[0]);
     return created;
   };
@@ -93,6 +90,14 @@ type RecordedResponse = Readonly<{
   output: ModelResponse["output"];
 }>;
 
+/** Output items that choose no action: the model's text (read apart) and its reasoning. */
+const NOT_CHOICES: ReadonlySet<string | undefined> = new Set(["message", "reasoning", "compaction"]);
+
+/**
+ * What a response chose: each function call as its tool and arguments, and every other item that
+ * is not text or reasoning (a shell, computer or apply_patch call the SDK runs itself, a hosted
+ * tool's call, any kind the SDK adds) as the item itself, without its provider data; and its text.
+ */
 function decisionOf(response: RecordedResponse): { toolCalls: unknown[]; text: string } {
   const toolCalls: unknown[] = [];
   let text = "";
@@ -101,6 +106,9 @@ function decisionOf(response: RecordedResponse): { toolCalls: unknown[]; text: s
       toolCalls.push({ tool: item.name, arguments: parsedArguments(item.arguments) });
     } else if (item.type === "message" && item.role === "assistant") {
       for (const part of item.content) if (part.type === "output_text") text += part.text;
+    } else if (!NOT_CHOICES.has(item.type)) {
+      const { providerData: _providerData, ...call } = item as Record<string, unknown>;
+      toolCalls.push(call);
     }
   }
   return { toolCalls, text };

@@ -391,6 +391,32 @@ describe("withAbasReceipts (ai)", () => {
       await toolResults(withAbasReceipts(notStreaming(), attestor)),
       await toolResults(notStreaming()),
     );
+    // A function with an async iterator streams, as in `ai` (returned as it is, not from an async function)
+    const callableStream = () => ({
+      progress: tool({
+        inputSchema: z.object({ city: z.string() }),
+        execute: (() =>
+          Object.assign(() => {}, {
+            async *[Symbol.asyncIterator]() {
+              yield { status: "loading" };
+              yield { status: "transferred", amount: 500 };
+            },
+          })) as unknown as () => Promise<unknown>,
+      }),
+    });
+    const callable: RecordedEntry[] = [];
+    const wrappedCallable = await toolResults(
+      withAbasReceipts(callableStream(), attestor, { onRecord: (entry) => callable.push(entry) }),
+    );
+    assert.deepEqual(wrappedCallable, await toolResults(callableStream()));
+    assert.deepEqual(wrappedCallable.at(-1), {
+      preliminary: undefined,
+      output: { status: "transferred", amount: 500 },
+    });
+    assert.deepEqual(
+      callable.map((entry) => (entry.payload as { result: unknown }).result),
+      [{ status: "transferred", amount: 500 }],
+    );
   });
 
   it("calls each tool on itself, records a tool wrapped twice once, and a thrown non-Error in its JSON form", async () => {

@@ -9,7 +9,19 @@ import { after, before, describe, it } from "node:test";
 
 import { ABAS_SDK__ACTION_NOT_RECORDED, ABAS_SDK__INVALID_ARGUMENT, isAbasError } from "@abas/errors";
 import type { Attestor } from "@abas/sdk/attestor";
-import { Agent, Runner, setTracingDisabled, tool, type Model } from "@openai/agents";
+import {
+  Agent,
+  Runner,
+  setTraceProcessors,
+  setTracingDisabled,
+  shellTool,
+  tool,
+  Usage,
+  type Model,
+  type ModelResponse,
+  type TracingProcessor,
+} from "@openai/agents";
+import { modelResponse, ScriptedModel } from "@openai/agents/testing";
 import { z } from "zod";
 
 import { scriptedAgentsModel } from "../../examples/scripted-models.js";
@@ -203,6 +215,72 @@ describe("abasTool (@openai/agents)", () => {
     await assertVerifiedReceipts(setup, [...entries, ...streamed, ...invocationsOnly]);
   });
 
+  it("records in a Decision a call of a tool the SDK runs itself (a shell command), without its provider data", async () => {
+    // Given a model that has the SDK's shell tool run a command, then answers
+    const usage = () => new Usage({ requests: 1, inputTokens: 1, outputTokens: 1, totalTokens: 2 });
+    const shellCall = {
+      type: "shell_call",
+      callId: "s1",
+      status: "completed",
+      action: { commands: ["rm -rf /srv/data"] },
+      providerData: { trace: "x" },
+    };
+    const responses: ModelResponse[] = [
+      { usage: usage(), responseId: "r1", output: [shellCall as unknown as ModelResponse["output"][number]] },
+      {
+        usage: usage(),
+        responseId: "r2",
+        output: [
+          {
+            type: "message",
+            role: "assistant",
+            status: "completed",
+            content: [{ type: "output_text", text: "done" }],
+          },
+        ],
+      },
+    ];
+    const ran: string[] = [];
+    const shell = shellTool({
+      shell: {
+        run: async (action) => {
+          ran.push(...action.commands);
+          return { output: [{ stdout: "", stderr: "", outcome: { type: "exit", exitCode: 0 } }] };
+        },
+      },
+    });
+    const entries: RecordedEntry[] = [];
+    const model = withAbasModelReceipts(new ScriptedModel(responses.map(modelResponse)), attestor, {
+      decisions: true,
+      onRecord: (entry) => entries.push(entry),
+    });
+    // When the agent runs
+    await new Runner().run(
+      new Agent({ name: "ops", instructions: "Help.", model, tools: [shell] }),
+      "Clean up.",
+    );
+    // Then the command ran, and the Decision that chose it names it
+    assert.deepEqual(ran, ["rm -rf /srv/data"]);
+    assert.deepEqual(
+      entries.map((entry) => entry.payload),
+      [
+        {
+          kind: "openai-agents/decision",
+          toolCalls: [
+            {
+              type: "shell_call",
+              callId: "s1",
+              status: "completed",
+              action: { commands: ["rm -rf /srv/data"] },
+            },
+          ],
+          text: "",
+        },
+        { kind: "openai-agents/decision", toolCalls: [], text: "done" },
+      ],
+    );
+  });
+
   it("fails a run whose model response cannot be recorded with ABAS_SDK__ACTION_NOT_RECORDED", async () => {
     const closed = await openAttestor(setup);
     await closed.close();
@@ -271,6 +349,37 @@ describe("abasTool (@openai/agents)", () => {
       texts.join("\n"),
     );
     assert.equal(entries.length, 2);
+  });
+
+  it("keeps the SDK's redaction of a tool's error in its trace span", async () => {
+    // Given a trace processor that collects the error of each span, tracing on for this run only
+    const spanErrors: unknown[] = [];
+    setTraceProcessors([
+      {
+        onTraceStart: async () => {},
+        onTraceEnd: async () => {},
+        onSpanStart: async () => {},
+        onSpanEnd: async (span: { error?: { data?: { error?: unknown } } | null }) => {
+          if (span.error) spanErrors.push(span.error.data?.error);
+        },
+        shutdown: async () => {},
+        forceFlush: async () => {},
+      } as unknown as TracingProcessor,
+    ]);
+    setTracingDisabled(false);
+    try {
+      // When the transfer tool throws, with and without the adapter
+      await runAgent(agentTools(tool));
+      const plain = spanErrors.splice(0);
+      await runAgent(agentTools(abasTool(attestor)));
+      // Then its span says what the SDK's own tool() says: not the error's text
+      assert.deepEqual(spanErrors, plain);
+      assert.equal(plain.length, 1);
+      assert.doesNotMatch(JSON.stringify(plain), /insufficient funds/);
+    } finally {
+      setTracingDisabled(true);
+      setTraceProcessors([]);
+    }
   });
 
   it("leaves a tool with an outputSchema failing the run with its own error, as tool() makes it", async () => {
