@@ -48,8 +48,10 @@ function storedHashToFind(input: FindAttestationInput): Uint8Array {
 /**
  * The single attestation of an action, read from its PDA, or null when there is none. Without a
  * salt, only a normal-mode attestation can be found: a privacy-mode one is stored under its
- * commitment, which nobody can compute without the receipt's salt. Batch items are found through
- * their batch (`findBatch`).
+ * commitment, which nobody can compute without the receipt's salt. An `actionHash` finds only an
+ * attestation of its own mode: a privacy-mode commitment is not an action hash, and a normal-mode
+ * hash that happens to equal a commitment is not a salted one. (A `storedHash` finds either.)
+ * Batch items are found through their batch (`findBatch`).
  */
 export async function findAttestation(
   context: ClientContext,
@@ -62,7 +64,9 @@ export async function findAttestation(
   const { address } = await deriveAttestationAddress(programId, agent, storedHash);
   const account = await fetchLedgerAccount(context.rpc, address, commitment);
   if (account === null || account.owner !== programId) return null;
-  return toAttestationRecord(address, programId, decodeAttestationAccount(account.data));
+  const record = toAttestationRecord(address, programId, decodeAttestationAccount(account.data));
+  if (input.actionHash !== undefined && record.privacyMode !== (input.salt !== undefined)) return null;
+  return record;
 }
 
 export type FindBatchInput = Readonly<{ merkleRoot: string; agent?: string }>;

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 
 import { ABAS_PROGRAM__DUPLICATE_ATTESTATION, isAbasError } from "@abas/errors";
-import { ATTESTATION_ACCOUNT_SIZE } from "@abas/program-client";
+import { ATTESTATION_ACCOUNT_SIZE, computeCommitment } from "@abas/program-client";
 import { createKeyPairSignerFromBytes } from "@solana/kit";
 import { Connection, PublicKey } from "@solana/web3.js";
 
@@ -207,6 +207,17 @@ describe("attest on the local ledger", () => {
     assert.equal(withSalt?.privacyMode, true);
     const byStoredHash = await client.findAttestation({ storedHash: privateReceipt.storedHash });
     assert.equal(byStoredHash?.address, privateReceipt.attestationAddress);
+    // A commitment is not an action hash: the private one is not found by its commitment as one
+    assert.equal(await client.findAttestation({ actionHash: privateReceipt.storedHash }), null);
+    // And a normal-mode attestation of a hash that equals a commitment is not found with that salt
+    const salt = "5a".repeat(32);
+    const hidden = await AttestationClient.hashAction("hidden behind a commitment");
+    const commitment = Buffer.from(
+      computeCommitment(Buffer.from(salt, "hex"), Buffer.from(hidden, "hex")),
+    ).toString("hex");
+    await client.attest({ operatorKeypair, actionHash: commitment, actionType: "ToolCall" });
+    assert.equal((await client.findAttestation({ actionHash: commitment }))?.privacyMode, false);
+    assert.equal(await client.findAttestation({ actionHash: hidden, salt }), null);
     // Unknown hashes, and other agents' attestations, are not found
     assert.equal(await client.findAttestation({ actionHash: "0".repeat(64) }), null);
     assert.equal(
@@ -218,7 +229,7 @@ describe("attest on the local ledger", () => {
   it("counts the agent's attestations", async () => {
     const agent = await client.getAgent();
     assert.equal(agent?.status, "active");
-    assert.equal(agent?.attestationCount, 3);
+    assert.equal(agent?.attestationCount, 4);
     assert.ok((agent?.lastAttestedAt ?? 0) > 0);
   });
 

@@ -13,8 +13,23 @@ import { fileURLToPath } from "node:url";
 import type { ActionGetResponse, ActionsJson, LinkedAction } from "@solana/actions-spec";
 import { PNG } from "pngjs";
 
-import { ledgerRpc } from "./support/keys.js";
-import { startSeededStack, type SeededStack } from "./support/stack.js";
+import {
+  ActionType,
+  actionTypesMask,
+  buildAttestBatchInstruction,
+  buildBatchMessage,
+  buildEd25519VerifyInstruction,
+  buildPublishBatchLeavesInstruction,
+  computeLeafHash,
+  computeMerkleRoot,
+  signMessageWithKeyPair,
+  type LeafData,
+} from "@abas/program-client";
+import { AttestationClient, hashAction, sendAndConfirmTransaction } from "@abas/sdk";
+import { createKeyPairSignerFromBytes, createSolanaRpc } from "@solana/kit";
+
+import { generateTestKey, ledgerRpc } from "./support/keys.js";
+import { startSeededStack, waitFor, type SeededStack } from "./support/stack.js";
 
 const SCREENSHOTS = fileURLToPath(new URL("../../../../docs/screenshots/", import.meta.url));
 
@@ -162,6 +177,108 @@ describe("the share link of an attestation", () => {
     assert.match(body.description, /batch of 3 actions \(Decision ×1, ToolCall ×1, Transaction ×1\)/);
     assert.match(body.description, new RegExp(merkleRoot));
     assert.match(body.description, /Verified on the Solana ledger/);
+  });
+
+  test("a transaction that commits two agents' batches: its link and page speak for the first batch and name the other apart", async () => {
+    // Given one transaction with agent A's batch of 1 Decision and agent B's batch of 3 Transactions
+    // (the program takes both: each attest_batch checks the signature just before it)
+    const operator = await createKeyPairSignerFromBytes(stack.operator.secretKey);
+    const rpc = createSolanaRpc(stack.rpcUrl);
+    const settings = {
+      rpc,
+      programId: stack.client.programId,
+      commitment: "confirmed",
+      computeUnitMargin: 1.2,
+      confirmationTimeoutMs: 30_000,
+      maxSendAttempts: 3,
+    } as const;
+    const committed = await Promise.all(
+      [
+        { texts: ["A: a harmless decision"], actionType: ActionType.Decision },
+        { texts: ["B: transfer 1", "B: transfer 2", "B: transfer 3"], actionType: ActionType.Transaction },
+      ].map(async ({ texts, actionType }) => {
+        const agentKey = generateTestKey();
+        await new AttestationClient({ rpcUrl: stack.rpcUrl, agentKeypair: agentKey.secretKey }).registerAgent(
+          {
+            operatorKeypair: stack.operator.secretKey,
+          },
+        );
+        const agent = await createKeyPairSignerFromBytes(agentKey.secretKey);
+        const leaves: LeafData[] = await Promise.all(
+          texts.map(async (text) => ({
+            actionType,
+            privacyMode: false,
+            storedHash: Buffer.from(await hashAction(text), "hex"),
+          })),
+        );
+        const merkleRoot = computeMerkleRoot(leaves.map(computeLeafHash));
+        const batch = {
+          programId: settings.programId,
+          agent: agent.address,
+          itemCount: leaves.length,
+          actionTypes: actionTypesMask([actionType]),
+          merkleRoot,
+        };
+        const signature = await signMessageWithKeyPair(agent.keyPair, buildBatchMessage(batch));
+        return {
+          agent: agent.address,
+          leaves,
+          merkleRoot,
+          instructions: [
+            buildEd25519VerifyInstruction({
+              publicKey: agent.address,
+              signature,
+              message: buildBatchMessage(batch),
+            }),
+            await buildAttestBatchInstruction({ ...batch, operator }),
+          ],
+        };
+      }),
+    );
+    const [a, b] = committed as [(typeof committed)[0], (typeof committed)[0]];
+    const { signature } = await sendAndConfirmTransaction(settings, {
+      feePayer: operator,
+      instructions: [...a.instructions, ...b.instructions],
+    });
+    for (const batch of [a, b]) {
+      await sendAndConfirmTransaction(settings, {
+        feePayer: operator,
+        instructions: [
+          await buildPublishBatchLeavesInstruction({
+            programId: settings.programId,
+            operator,
+            agent: batch.agent,
+            merkleRoot: batch.merkleRoot,
+            startIndex: 0,
+            leaves: batch.leaves,
+          }),
+        ],
+      });
+    }
+    await waitFor(async () => {
+      const { body } = await getAction(`?tx=${signature}`);
+      return (body as { label?: string }).label === "Verified on the ledger";
+    }, "the indexer to record both batches and the link to verify");
+
+    // When the transaction's share link and page are fetched
+    const { body } = await getAction(`?tx=${signature}`);
+    const page = await (await fetch(`${stack.origin}/app/attestations/${signature}`)).text();
+
+    // Then the link credits agent A with its own batch of 1 only, and names B's 3 as others
+    assertActionGetResponse(body);
+    assert.match(
+      body.description,
+      new RegExp(`^Agent ${a.agent} attested a batch of 1 action \\(Decision ×1\\)`),
+    );
+    assert.match(
+      body.description,
+      /The same transaction recorded 3 other attestations \(Transaction ×3\), which this receipt does not cover\.$/,
+    );
+    assert.doesNotMatch(body.description, new RegExp(b.agent));
+    // And the page's verdict is about A's batch, with B's items apart
+    assert.match(page, /<h1>Batch of 1 attested action<\/h1>/);
+    assert.match(page, /Other attestations in this transaction/);
+    assert.equal(page.split(`/app/agents/${b.agent}`).length - 1, 3, "B's three items, each with its agent");
   });
 
   test("a privacy-mode attestation shows its commitment, not an action hash", async () => {

@@ -100,8 +100,22 @@ function shareSection(share: ShareLinks): SafeHtml {
   </section>`;
 }
 
+/** The attestations a transaction recorded besides the page's subject, if any: named apart, never as part of it. */
+function othersSection(others: readonly IndexedAttestation[], rpcUrl: string): SafeHtml {
+  if (others.length === 0) return html``;
+  return html`<section class="card flush" aria-labelledby="others">
+    <h2 id="others">Other attestations in this transaction</h2>
+    <p class="muted">
+      The same transaction recorded these too; the verdict above does not cover them. Open each to check it on
+      its own.
+    </p>
+    ${attestationTable(attestationRows(others, rpcUrl))}
+  </section>`;
+}
+
 export function attestationPage(options: {
   record: IndexedAttestation;
+  others: readonly IndexedAttestation[];
   verification: LedgerVerification;
   share: ShareLinks;
   rpcUrl: string;
@@ -134,16 +148,18 @@ export function attestationPage(options: {
         }
       </section>
     </div>
-    ${shareSection(options.share)}`;
+    ${othersSection(options.others, options.rpcUrl)} ${shareSection(options.share)}`;
 }
 
 /**
- * A batch commit transaction: every item it recorded, and the verification of the commitment they
- * share (root, agent signature, batch account, transaction), checked through its first item.
+ * A batch commit transaction: every item of the batch it recorded, and the verification of the
+ * commitment they share (root, agent signature, batch account, transaction), checked through its
+ * first item; the transaction's other attestations (another batch, another agent's) apart.
  */
 export function transactionPage(options: {
   signature: string;
   records: readonly IndexedAttestation[];
+  others: readonly IndexedAttestation[];
   verification: LedgerVerification;
   share: ShareLinks;
   rpcUrl: string;
@@ -152,7 +168,7 @@ export function transactionPage(options: {
   const first = records[0]!;
   return html`<div class="page-head">
       <div>
-        <h1>Batch of ${records.length} attested actions</h1>
+        <h1>Batch of ${records.length} attested action${records.length === 1 ? "" : "s"}</h1>
         <p class="lede mono break">
           <a href="${getTransactionExplorerUrl(options.signature, options.rpcUrl)}">${options.signature} ↗</a>
         </p>
@@ -169,5 +185,5 @@ export function transactionPage(options: {
         : html``,
     )}
     <div class="card flush">${attestationTable(attestationRows(records, options.rpcUrl))}</div>
-    ${shareSection(options.share)}`;
+    ${othersSection(options.others, options.rpcUrl)} ${shareSection(options.share)}`;
 }

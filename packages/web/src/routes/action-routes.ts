@@ -10,7 +10,6 @@
  */
 import { setTimeout as delay } from "node:timers/promises";
 
-import type { ApiAttestation as IndexedAttestation } from "@abas/api-contract";
 import { getAttestation } from "@abas/db";
 import { getTransactionExplorerUrl } from "@abas/sdk";
 import type { ActionGetResponse, ActionsJson } from "@solana/actions-spec";
@@ -22,13 +21,12 @@ import type { VerificationCache } from "../ledger/verification-cache.js";
 import { setActionHeaders } from "../share/action-headers.js";
 import { ACTION_SCHEMAS } from "../share/action-schemas.js";
 import { renderReceiptCard } from "../share/receipt-card.js";
+import { subjectOf, type LookupSubject } from "../share/lookup-subject.js";
 import { describeReceipt, describeUnknown, type ReceiptFacts } from "../share/receipt-facts.js";
 import { ACTION_PATH, CARD_PATH, cardUrl } from "../share/share-links.js";
 import { HttpError, originOf, refusalOf, takeAllowance, type WebContext } from "../web-context.js";
 
-interface Subject {
-  readonly records: readonly IndexedAttestation[];
-  readonly wholeBatch: boolean;
+interface Subject extends LookupSubject {
   readonly verification: LedgerVerification;
 }
 
@@ -94,15 +92,14 @@ async function resolveSubject(
 ): Promise<Subject | undefined> {
   const lookup = await getAttestation(context.db, reference.value);
   if (lookup === undefined) return undefined;
-  const records = lookup.data;
-  const wholeBatch = lookup.matchedBy === "txSignature" && records[0]!.batch !== null;
-  return { records, wholeBatch, verification: await cache.verify(records[0]!) };
+  const subject = subjectOf(lookup);
+  return { ...subject, verification: await cache.verify(subject.records[0]!) };
 }
 
 function factsOf(subject: Subject | undefined, reference: Reference): ReceiptFacts {
   return subject === undefined
     ? describeUnknown(reference.value)
-    : describeReceipt(subject.records, subject.verification, subject.wholeBatch);
+    : describeReceipt(subject, subject.verification);
 }
 
 /** Rendered cards by reference and check time: a verified card is the same until it is re-checked. */

@@ -14,6 +14,7 @@ import { attestationPage, transactionPage } from "../pages/attestation-page.js";
 import { LIVE_RECENT_PATH, recentPage } from "../pages/recent-page.js";
 import { verifyPage, type VerifyForm } from "../pages/verify-page.js";
 import { actionUrl, blinkUrl, cardUrl } from "../share/share-links.js";
+import { subjectOf } from "../share/lookup-subject.js";
 import { HttpError, originOf, type WebContext } from "../web-context.js";
 
 const PAGE_SIZE = 25;
@@ -129,10 +130,10 @@ export const pageRoutes: FastifyPluginAsync<{ context: WebContext }> = async (ap
         `No attestation ${id} is recorded on this ledger (or it is too recent to be indexed).`,
       );
     }
-    const record = lookup.data[0]!;
+    const { records, wholeBatch, others } = subjectOf(lookup);
+    const record = records[0]!;
     const verification = await verifyIndexedAttestation(record, context.ledger);
     const origin = originOf(context, request);
-    const wholeBatch = lookup.matchedBy === "txSignature" && record.batch !== null;
     // The page's own subject: a transaction (a single attestation's, or a whole batch) or one batch item.
     const [key, value] =
       isTransactionSignature(id) || record.batch === null
@@ -145,7 +146,7 @@ export const pageRoutes: FastifyPluginAsync<{ context: WebContext }> = async (ap
         title: "Batch transaction",
         section: "attestations",
         page: "transaction",
-        body: transactionPage({ signature: id, records: lookup.data, verification, share, rpcUrl }),
+        body: transactionPage({ signature: id, records, others, verification, share, rpcUrl }),
         context,
       });
     }
@@ -153,7 +154,7 @@ export const pageRoutes: FastifyPluginAsync<{ context: WebContext }> = async (ap
       title: `${record.actionType} by ${record.agent}`,
       section: "attestations",
       page: "attestation",
-      body: attestationPage({ record, verification, share, rpcUrl }),
+      body: attestationPage({ record, others, verification, share, rpcUrl }),
       context,
     });
   });

@@ -6,6 +6,7 @@ import type { ApiAttestation as IndexedAttestation } from "@abas/api-contract";
 
 import { formatUtc, shortKey } from "../html/format.js";
 import type { LedgerVerification } from "../ledger/verify-record.js";
+import type { LookupSubject } from "./lookup-subject.js";
 
 export type ShareStatus = "verified" | "failed" | "unavailable" | "not-found";
 
@@ -61,26 +62,38 @@ function countByType(records: readonly IndexedAttestation[]): string {
 }
 
 /**
- * A single attestation, one batch item, or (`wholeBatch`) every item of a batch commit transaction,
- * whose verification is that of its first item: the root, its signature, the batch account and
- * the transaction are shared by all items.
+ * What names a transaction's attestations outside the receipt, if any: a sentence for the
+ * description, and a few words after the heading (the card has no room for another row).
  */
-export function describeReceipt(
-  records: readonly IndexedAttestation[],
-  verification: LedgerVerification,
-  wholeBatch: boolean,
-): ReceiptFacts {
+function othersNote(others: readonly IndexedAttestation[]): { sentence: string; heading: string } {
+  if (others.length === 0) return { sentence: "", heading: "" };
+  const plural = others.length === 1 ? "" : "s";
+  return {
+    sentence: ` The same transaction recorded ${others.length} other attestation${plural} (${countByType(others)}), which this receipt does not cover.`,
+    heading: ` (+${others.length} other${plural} in its transaction)`,
+  };
+}
+
+/**
+ * A single attestation, one batch item, or (`wholeBatch`) every item of one batch that a
+ * transaction recorded, whose verification is that of its first item: the root, its signature, the
+ * batch account and the transaction are shared by all items. The transaction's other attestations
+ * are named as such.
+ */
+export function describeReceipt(subject: LookupSubject, verification: LedgerVerification): ReceiptFacts {
+  const { records, wholeBatch } = subject;
+  const others = othersNote(subject.others);
   const first = records[0]!;
   const when = formatUtc(first.timestamp);
   const status = verification.status;
   if (wholeBatch) {
     return {
       status,
-      heading: `Batch of ${records.length} action${records.length === 1 ? "" : "s"}`,
+      heading: `Batch of ${records.length} action${records.length === 1 ? "" : "s"}${others.heading}`,
       title: `ABAS receipt: ${records.length} action${records.length === 1 ? "" : "s"} attested by agent ${shortKey(first.agent, 4)}`,
       description:
         `Agent ${first.agent} attested a batch of ${records.length} action${records.length === 1 ? "" : "s"} (${countByType(records)}) on ${when}, ` +
-        `committed as Merkle root ${first.batch?.merkleRoot ?? ""}. ${statusSentence(verification, true)}`,
+        `committed as Merkle root ${first.batch?.merkleRoot ?? ""}. ${statusSentence(verification, true)}${others.sentence}`,
       label: LABELS[status],
       rows: [
         { label: "Agent", value: first.agent, mono: true },
@@ -95,12 +108,13 @@ export function describeReceipt(
   const item = first.batch === null ? "" : ` as item ${first.batch.index + 1} of a batch`;
   return {
     status,
-    heading: first.actionType,
+    heading: `${first.actionType}${others.heading}`,
     title: `ABAS receipt: ${first.actionType} by agent ${shortKey(first.agent, 4)}`,
     description:
       `Agent ${first.agent} attested a ${first.actionType} action${item} on ${when}. ` +
       `${hashLabel} ${first.storedHash}. ${statusSentence(verification, first.batch !== null)}` +
-      (first.privacy ? " The commitment opens only with the salt the receipt holder keeps." : ""),
+      (first.privacy ? " The commitment opens only with the salt the receipt holder keeps." : "") +
+      others.sentence,
     label: LABELS[status],
     rows: [
       { label: "Agent", value: first.agent, mono: true },
