@@ -31,14 +31,18 @@ import {
   computeLeafHash,
   decodeAttestationAccount,
   decodeBatchAccount,
+  decodeProgramInstructions,
   deriveAttestationAddress,
   deriveBatchAddress,
   deriveIssuerAddresses,
   getActionTypeName,
   isActionTypeAllowed,
+  MalformedTransactionError,
   verifyInclusionProof,
   type AttestationAccount,
   type BatchAccount,
+  type ProgramInstruction,
+  type TransactionJsonResponse,
 } from "@abas/program-client";
 import {
   getPublicKeyFromAddress,
@@ -325,6 +329,26 @@ function decodeLedgerAccount(kind: ReceiptKind, data: Uint8Array): DecodedLedger
     : { kind, account: decodeBatchAccount(data) };
 }
 
+/**
+ * Whether the transaction ran the instruction that creates the receipt's account (`attest` of a
+ * single attestation, `attest_batch` of a batch): naming the program and the account is not enough,
+ * since another transaction of the same slot may (the batch's leaves, or anyone's, listing them).
+ */
+function createsReceiptAccount(found: TransactionJsonResponse, receipt: ParsedReceipt): boolean {
+  let instructions: ProgramInstruction[];
+  try {
+    instructions = decodeProgramInstructions(found, receipt.programId);
+  } catch (error) {
+    if (error instanceof MalformedTransactionError) return false;
+    throw error;
+  }
+  return instructions.some((instruction) =>
+    receipt.kind === "attestation"
+      ? instruction.name === "attest" && instruction.namedAccounts.attestation === receipt.address
+      : instruction.name === "attest_batch" && instruction.namedAccounts.batch === receipt.address,
+  );
+}
+
 async function checkTransaction(
   rpc: Rpc<SolanaRpcApi>,
   receipt: ParsedReceipt,
@@ -347,10 +371,15 @@ async function checkTransaction(
     blockTime: found.blockTime === null ? null : Number(found.blockTime),
     succeeded,
   };
-  const accountKeys: readonly string[] = found.transaction.message.accountKeys;
   if (!succeeded) return { check: fail("the transaction failed"), transaction };
-  if (!accountKeys.includes(receipt.programId) || !accountKeys.includes(receipt.address)) {
-    return { check: fail("the transaction did not call the program on this receipt's account"), transaction };
+  if (!createsReceiptAccount(found as unknown as TransactionJsonResponse, receipt)) {
+    const instruction = receipt.kind === "attestation" ? "attest" : "attest_batch";
+    return {
+      check: fail(
+        `the transaction has no ${instruction} instruction of the program that creates this receipt's account`,
+      ),
+      transaction,
+    };
   }
   if (transaction.slot !== receipt.slot) {
     return {

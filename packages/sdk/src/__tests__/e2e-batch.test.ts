@@ -433,3 +433,38 @@ describe("batchAttest on the local ledger", () => {
     assert.equal(agent?.batchItemCount, 1 + 10 + 100 + 3 + 30 + 10 + 40 + 100 + 100 + 100);
   });
 });
+
+describe("a batch receipt's transaction, on a ledger whose slots last 20 s", () => {
+  let ledger: TestLedger;
+  after(async () => await ledger?.stop());
+
+  it("must be the one that created the batch: its leaves' transaction of the same slot, naming the batch and the program, fails", async () => {
+    // Given a batch whose root and leaves land in one slot
+    ledger = await startTestLedger({ slotMs: 20_000 });
+    const operatorKeypair = await fundedSecretKey(ledger, 10n * 1_000_000_000n);
+    const client = new AttestationClient({
+      rpcUrl: ledger.rpcUrl,
+      agentKeypair: generateSecretKey(),
+      programId: ledger.programId,
+    });
+    await client.registerAgent({ operatorKeypair });
+    const result = await client.batchAttest({
+      operatorKeypair,
+      attestations: await batchItems(3, "one slot"),
+    });
+    const receipt = result.receipts[0]!;
+    const signatures = await ledger.rpc.getSignaturesForAddress(address(receipt.batchAddress)).send();
+    const leaves = signatures.find((entry) => entry.signature !== result.txSignature)!;
+    assert.equal(Number(leaves.slot), receipt.slot, "the leaves' transaction is in the root's slot");
+    // When a receipt names the leaves' transaction instead of the root's
+    const verification = await client.verifyReceipt({ ...receipt, txSignature: leaves.signature });
+    // Then its transaction check fails, naming why, and the receipt as it was verifies
+    assert.deepEqual(verification.checks.transaction, {
+      ok: false,
+      reason:
+        "the transaction has no attest_batch instruction of the program that creates this receipt's account",
+    });
+    assert.equal(verification.valid, false);
+    assert.equal((await client.verifyReceipt(receipt)).valid, true);
+  });
+});

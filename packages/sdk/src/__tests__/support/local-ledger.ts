@@ -31,9 +31,10 @@ export type TestLedger = Readonly<{
   stop: () => Promise<void>;
 }>;
 
-export async function startTestLedger(): Promise<TestLedger> {
+/** A ledger process of its own; `slotMs` sets how long each slot lasts (default the ledger's). */
+export async function startTestLedger(options: { slotMs?: number } = {}): Promise<TestLedger> {
   const dataDir = mkdtempSync(join(tmpdir(), "abas-sdk-ledger-"));
-  const ledger = await spawnLedgerProcess({ dataDir });
+  const ledger = await spawnLedgerProcess({ dataDir, ...options });
   return {
     pid: ledger.pid,
     rpcUrl: ledger.rpcUrl,
