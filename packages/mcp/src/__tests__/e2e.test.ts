@@ -802,7 +802,25 @@ describe("abas-mcp, installed from its tarball and started with `npx -y @abas/mc
     const fromLedger = verification(
       await keyless.call("verify_action_hash", { payload: fixtures.plainPayload, agent: fixtures.agent }),
     );
-    assert.deepEqual([fromLedger.attested, fromLedger.notes], [true, []]);
+    // (an object payload is what the message's JSON parser read: the note says so and how to check a text)
+    assert.deepEqual(
+      [fromLedger.attested, fromLedger.notes],
+      [
+        true,
+        [
+          "The payload came as a JSON object or array, so it was hashed as this server's JSON parser read it from the MCP message: " +
+            "a key the text repeats keeps its last value, and digits past a 64-bit float's precision are rounded. " +
+            "To check an exact text, give the payload as a string: JSON that says more than its parsed value is then hashed only as written.",
+        ],
+      ],
+    );
+    const fromText = verification(
+      await keyless.call("verify_action_hash", {
+        payload: JSON.stringify(fixtures.plainPayload),
+        agent: fixtures.agent,
+      }),
+    );
+    assert.deepEqual([fromText.attested, fromText.notes], [true, []]);
     // A batch item needs the index to be found by agent alone, or its batchAddress
     const batchItem = verification(
       await keyless.call("verify_action_hash", { payload: fixtures.batchPayloads[0], agent: fixtures.agent }),

@@ -37,6 +37,16 @@ const payloadSchema = z
   )
   .meta({ type: ["string", "object", "array"] });
 
+/**
+ * What a payload given as a JSON object or array is: the value the MCP message's JSON parser read,
+ * which may say less than the text the host sent (a repeated key keeps its last value; digits past
+ * a 64-bit float's precision are rounded), so two different texts can check as the same action.
+ */
+const OBJECT_PAYLOAD_NOTE =
+  "The payload came as a JSON object or array, so it was hashed as this server's JSON parser read it from the MCP message: " +
+  "a key the text repeats keeps its last value, and digits past a 64-bit float's precision are rounded. " +
+  "To check an exact text, give the payload as a string: JSON that says more than its parsed value is then hashed only as written.";
+
 const inputSchema = z.strictObject({
   actionHash: hex32(
     "The action hash to check: 64 hex characters, SHA-256 of the payload (the receipt's actionHash). Give this or payload.",
@@ -177,7 +187,7 @@ const CHECK_DESCRIPTIONS: Record<string, string> = {
   account: "the program's account exists on the ledger",
   accountFields: "the account's fields match",
   batchLeaf: "the batch is complete and stores this item at its index",
-  transaction: "the recording transaction succeeded in that slot",
+  transaction: "the recording transaction created the account and succeeded in that slot",
 };
 
 function renderAttestation(attestation: CheckedAttestation, answeredHash: string): string[] {
@@ -341,6 +351,7 @@ async function verify(input: z.output<typeof inputSchema>, context: ToolContext,
   const hash = answeredHash(lookup);
   const checked = lookup.matches.map((match) => attestationOf(match, context));
   const notes = notesOf(lookup.notes, context);
+  if (typeof input.payload === "object") notes.push(OBJECT_PAYLOAD_NOTE);
   const echoed = hash.canonicalPayload !== null && hash.canonicalPayload.length <= MAX_PAYLOAD_ECHO;
   if (hash.canonicalPayload !== null && !echoed) {
     notes.push(
