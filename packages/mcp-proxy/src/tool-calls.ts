@@ -137,8 +137,11 @@ function toolName(name: unknown): string {
 /** A tools/call the host sent that the proxy does not take (it could not be recorded), by its place in the line. */
 export type RefusedCall = Readonly<{ index: number; id: string | number; tool: string; reason: string }>;
 
-/** An answered call, remembered: its tool, and whether its answer was refused (not recorded). */
-type AnsweredCall = Readonly<{ call: PendingCall; refused: boolean }>;
+/**
+ * An answered call, remembered by what names it (not its arguments, which may be large), and
+ * whether its answer was refused (not recorded).
+ */
+type AnsweredCall = Readonly<{ tool: string; id: string | number; startedAt: string; refused: boolean }>;
 
 export class ToolCallTracker {
   readonly #warn: (message: string) => void;
@@ -263,7 +266,12 @@ export class ToolCallTracker {
         ...(exact === undefined ? {} : { responseText: exact.text }),
       };
       const unrecordable = this.#whyNotRecordable(message, line, parsed.batch, call);
-      this.#remember(idKey(call.id)!, { call, refused: unrecordable !== undefined });
+      this.#remember(idKey(call.id)!, {
+        tool: call.tool,
+        id: call.id,
+        startedAt: call.startedAt,
+        refused: unrecordable !== undefined,
+      });
       completed.push(unrecordable === undefined ? { action, index } : { action, index, unrecordable });
     });
     return completed;
@@ -303,21 +311,21 @@ export class ToolCallTracker {
       );
       return undefined;
     }
-    const { call, refused } = answered;
-    if (!refused) {
+    if (!answered.refused) {
       this.#warn(
-        `tool ${call.tool} (id ${key}): the server answered the call again; forwarded as it is, not recorded (the host took the first answer, which is)`,
+        `tool ${answered.tool} (id ${key}): the server answered the call again; forwarded as it is, not recorded (the host took the first answer)`,
       );
       return undefined;
     }
     return {
       action: {
         kind: "mcp/tools/call",
-        tool: call.tool,
-        arguments: call.arguments,
-        startedAt: call.startedAt,
+        tool: answered.tool,
+        // (never recorded: only the error that replaces the response names the call)
+        arguments: null,
+        startedAt: answered.startedAt,
         endedAt: now.toISOString(),
-        callId: call.id,
+        callId: answered.id,
       },
       index,
       unrecordable: "the server answered the call again after an answer that was not recorded",

@@ -144,7 +144,7 @@ describe("ToolCallTracker", () => {
     assert.deepEqual(tracker.fromServer(line({ jsonrpc: "2.0", id: 2, result: { again: true } })), []);
     assert.deepEqual(tracker.fromServer(line({ jsonrpc: "2.0", id: 3, result: {} })), []);
     assert.deepEqual(warnings, [
-      "tool read (id 2): the server answered the call again; forwarded as it is, not recorded (the host took the first answer, which is)",
+      "tool read (id 2): the server answered the call again; forwarded as it is, not recorded (the host took the first answer)",
       "the server sent a response to the id 3, which no request of the host awaits: forwarded as it is",
     ]);
   });
