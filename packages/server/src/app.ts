@@ -65,7 +65,7 @@ export interface AppOptions {
   readonly apiKeyCacheMs?: number;
   /** How long after a commit a cached attestation page may still omit its rows. Default 100 ms. */
   readonly listMaxStalenessMs?: number;
-  /** The clock of both caches; default Date.now. */
+  /** The clock of both caches, in ms; default the monotonic clock (`performance.now`). */
   readonly now?: () => number;
 }
 

@@ -4,6 +4,8 @@
  * every row committed more than `maxStalenessMs` before the request arrived. Concurrent requests
  * share one read.
  */
+import { monotonicMs } from "./monotonic-clock.js";
+
 export interface DataVersionOptions {
   readonly read: () => Promise<string>;
   /** 0 reads the token for every request. */
@@ -16,12 +18,14 @@ export interface DataVersion {
 }
 
 export function createDataVersion(options: DataVersionOptions): DataVersion {
-  const now = options.now ?? Date.now;
+  const now = options.now ?? monotonicMs;
   let latest: { readonly startedAt: number; readonly version: Promise<string> } | undefined;
   return {
     current() {
       const at = now();
-      if (latest === undefined || at - latest.startedAt > options.maxStalenessMs) {
+      // (a clock that went back reads again too)
+      const age = latest === undefined ? Infinity : at - latest.startedAt;
+      if (latest === undefined || age > options.maxStalenessMs || age < 0) {
         const version = options.read();
         latest = { startedAt: at, version };
         // A failed read is not remembered: the next request tries again.

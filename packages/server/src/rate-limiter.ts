@@ -5,6 +5,8 @@
  * invents (client addresses) cannot grow it: past that, full buckets are forgotten (they remember
  * nothing), then, if more keys than that are still draining, the least recently used ones.
  */
+import { monotonicMs } from "./monotonic-clock.js";
+
 export interface RateLimitDecision {
   readonly allowed: boolean;
   readonly limit: number;
@@ -43,7 +45,7 @@ export class TokenBucketRateLimiter {
     this.limit = options.limit;
     this.windowSeconds = options.windowSeconds;
     this.#tokensPerMs = options.limit / (options.windowSeconds * 1000);
-    this.#now = options.now ?? Date.now;
+    this.#now = options.now ?? monotonicMs;
     this.#maxBuckets = options.maxBuckets ?? 10_000;
   }
 
@@ -78,7 +80,11 @@ export class TokenBucketRateLimiter {
   }
 
   #refilled(bucket: Bucket, now: number): Bucket {
-    bucket.tokens = Math.min(this.limit, bucket.tokens + (now - bucket.updatedAt) * this.#tokensPerMs);
+    // (a clock that went back refills nothing)
+    bucket.tokens = Math.min(
+      this.limit,
+      bucket.tokens + Math.max(0, now - bucket.updatedAt) * this.#tokensPerMs,
+    );
     bucket.updatedAt = now;
     return bucket;
   }

@@ -20,7 +20,8 @@ export class ReuseCache<T> {
 
   constructor(options: ReuseCacheOptions<T>) {
     this.#reuseMs = options.reuseMs;
-    this.#now = options.now ?? Date.now;
+    // The monotonic clock: a step of the wall clock does not make an entry live on.
+    this.#now = options.now ?? (() => performance.now());
     this.#maxEntries = options.maxEntries ?? 1_000;
   }
 

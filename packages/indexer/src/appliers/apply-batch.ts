@@ -59,12 +59,17 @@ export async function applyAttestBatch(
     .onConflict((conflict) => conflict.column("address").doNothing())
     .execute();
   await upsertAgentState(context, agentAccountOf(instruction));
+  // Its leaves may have come first (see applyPublishBatchLeaves).
+  await completeWithStagedLeaves(context, batchAddress!);
 }
 
 /**
- * `publish_batch_leaves` of a successful transaction: the program accepted this chunk, in order, so
- * its leaves are the batch's next ones. They wait in `batch_leaves` until the chunk that completes
- * the batch, then become its items.
+ * `publish_batch_leaves` of a successful transaction: the program accepted this chunk at its place
+ * (`start_index` was the count of leaves published before it), so its leaves are the batch's at
+ * those indexes, whatever order the index meets them in. A node lists the transactions of one slot
+ * in its own order (by signature, on a cluster), not the order they ran: the chunk may come before
+ * the batch's commit or an earlier chunk. Its leaves wait in `batch_leaves` until the batch has all
+ * of them and its commit is indexed, then become its items.
  */
 export async function applyPublishBatchLeaves(
   context: ApplyContext,
@@ -72,29 +77,17 @@ export async function applyPublishBatchLeaves(
 ): Promise<void> {
   const batchAddress = recordAccountOf(instruction);
   const chunk = decodePublishBatchLeavesInstructionData(instruction.data);
-  const row =
-    batchAddress === undefined
-      ? undefined
-      : await context.db
-          .selectFrom("batches")
-          .selectAll()
-          .where("address", "=", batchAddress)
-          .executeTakeFirst();
   const skip = (reason: string) =>
     context.logger.error({ batchAddress, signature: context.transaction.signature }, `${reason}; skipped`);
-  // Transactions are applied in ledger order, so the commit and the earlier chunks always come first.
-  if (row === undefined) return skip("leaves of a batch whose commit is not indexed");
+  if (batchAddress === undefined) return skip("a publish_batch_leaves instruction without its batch");
   if (chunk === undefined) return skip("a publish_batch_leaves chunk that does not decode");
-  if (row.complete === 1) return skip("leaves of a batch that is already complete");
-  if (chunk.startIndex !== row.leaves_published) {
-    return skip(`a chunk from leaf ${chunk.startIndex}, but ${row.leaves_published} leaves are known`);
-  }
-  const leavesPublished = chunk.startIndex + chunk.leaves.length;
+  const row = await batchRow(context, batchAddress);
+  if (row?.complete === 1) return skip("leaves of a batch that is already complete");
   await context.db
     .insertInto("batch_leaves")
     .values(
       chunk.leaves.map((leaf, i) => ({
-        batch_address: row.address,
+        batch_address: batchAddress,
         leaf_index: chunk.startIndex + i,
         action_type: leaf.actionType,
         privacy: leaf.privacyMode ? 1 : 0,
@@ -103,6 +96,27 @@ export async function applyPublishBatchLeaves(
     )
     .onConflict((conflict) => conflict.columns(["batch_address", "leaf_index"]).doNothing())
     .execute();
+  await completeWithStagedLeaves(context, batchAddress);
+}
+
+async function batchRow(context: ApplyContext, address: string): Promise<BatchRow | undefined> {
+  return await context.db.selectFrom("batches").selectAll().where("address", "=", address).executeTakeFirst();
+}
+
+/**
+ * Counts the batch's staged leaves as published, and once they are all there (the program takes
+ * each index once, below `item_count`), makes them its items. Nothing while its commit is not
+ * indexed, or once it is complete.
+ */
+async function completeWithStagedLeaves(context: ApplyContext, address: string): Promise<void> {
+  const row = await batchRow(context, address);
+  if (row === undefined || row.complete === 1) return;
+  const { staged } = (await context.db
+    .selectFrom("batch_leaves")
+    .select((eb) => eb.fn.countAll<number | string>().as("staged"))
+    .where("batch_address", "=", address)
+    .executeTakeFirst())!;
+  const leavesPublished = Number(staged);
   const complete = leavesPublished >= row.item_count;
   const itemsIndexed = complete && (await insertBatchItems(context, row));
   await context.db
@@ -112,7 +126,7 @@ export async function applyPublishBatchLeaves(
       complete: complete ? 1 : 0,
       items_indexed: itemsIndexed ? 1 : 0,
     })
-    .where("address", "=", row.address)
+    .where("address", "=", address)
     .execute();
 }
 

@@ -74,6 +74,17 @@ for (const target of testDatabaseTargets()) {
       }
     });
 
+    it("serves a row the indexer committed after the clock went back, without waiting for it to catch up", async () => {
+      // Given the first page cached
+      const path = "/attestations?limit=5";
+      assert.equal((await api.get(path)).status, 200);
+      // When the clock steps back an hour and the indexer commits a newer row
+      clock -= 3_600_000;
+      const id = await indexNewRow();
+      // Then the page starts with it at once
+      assert.equal(idsOf(await api.get(path))[0], id);
+    });
+
     it(
       "serves a row whose seq committed after a higher one once the bound has passed",
       {

@@ -111,6 +111,18 @@ for (const target of testDatabaseTargets()) {
         const refused = await cached.get("/attestations", headers);
         assert.equal(refused.status, 401, refused.text);
         assert.equal(problemOf(refused).code, ABAS_API__API_KEY_REVOKED);
+        // And a key verified before the clock went back is verified again, not trusted for longer
+        const { key: other, record: otherRecord } = await createApiKey(database.db, {
+          name: "before a clock step",
+        });
+        const otherHeaders = { authorization: `Bearer ${other}` };
+        assert.equal((await cached.get("/attestations", otherHeaders)).status, 200);
+        await revokeApiKey(database.db, otherRecord.id);
+        clock -= 3_600_000;
+        assert.equal(
+          problemOf(await cached.get("/attestations", otherHeaders)).code,
+          ABAS_API__API_KEY_REVOKED,
+        );
       } finally {
         await cached.close();
       }

@@ -29,6 +29,37 @@ describe("token bucket rate limiter", () => {
     assert.deepEqual([first.allowed, first.remaining, first.resetSeconds], [true, 2, 20]);
   });
 
+  it("takes a clock that went back as no time passed, not as a debt", () => {
+    // Given a key that spent 2 of 3 requests
+    let now = 3_600_000;
+    const limiter = new TokenBucketRateLimiter({ limit: 3, windowSeconds: 60, now: () => now });
+    limiter.take("k");
+    limiter.take("k");
+    // When the clock steps back an hour
+    now -= 3_600_000;
+    // Then the key still has its one request, and waits 20 s for the next, not an hour
+    const last = limiter.take("k");
+    const refused = limiter.take("k");
+    assert.deepEqual([last.allowed, refused.allowed, refused.retryAfterSeconds], [true, false, 20]);
+  });
+
+  it("runs on the monotonic clock by default: a step of the wall clock changes nothing", () => {
+    // Given a wall clock this test moves (Date.now), and a limiter made on the default clock
+    const realNow = Date.now;
+    let wall = realNow();
+    Date.now = () => wall;
+    try {
+      const limiter = new TokenBucketRateLimiter({ limit: 1, windowSeconds: 60 });
+      assert.equal(limiter.take("k").allowed, true);
+      // When the wall clock steps back an hour
+      wall -= 3_600_000;
+      // Then the next request waits the minute of its token, not an hour more
+      assert.equal(limiter.take("k").retryAfterSeconds, 60);
+    } finally {
+      Date.now = realNow;
+    }
+  });
+
   it("keeps one bucket per key", () => {
     const limiter = new TokenBucketRateLimiter({ limit: 1, windowSeconds: 60, now: () => 0 });
     assert.equal(limiter.take("a").allowed, true);

@@ -33,9 +33,10 @@ async function keepingAlive<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-export async function startTestLedger(): Promise<TestLedger> {
+/** `slotMs`: how long each slot lasts (default 100 ms). */
+export async function startTestLedger({ slotMs = 100 }: { slotMs?: number } = {}): Promise<TestLedger> {
   const dataDir = mkdtempSync(join(tmpdir(), "abas-indexer-ledger-"));
-  let process: LedgerProcess | undefined = await spawnLedgerProcess({ dataDir, slotMs: 100 });
+  let process: LedgerProcess | undefined = await spawnLedgerProcess({ dataDir, slotMs });
   const rpcPort = Number(new URL(process.rpcUrl).port);
   const wsPort = Number(new URL(process.wsUrl).port);
   const ledger: TestLedger = {
@@ -50,7 +51,7 @@ export async function startTestLedger(): Promise<TestLedger> {
     },
     restart: async () => {
       await ledger.stop();
-      process = await spawnLedgerProcess({ dataDir, rpcPort, wsPort, slotMs: 100 });
+      process = await spawnLedgerProcess({ dataDir, rpcPort, wsPort, slotMs });
     },
     dispose: async () => {
       await ledger.stop();
