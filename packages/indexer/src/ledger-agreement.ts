@@ -32,7 +32,16 @@ export async function recordDivergence(
     logger.error({ reason }, "the index holds data the ledger does not: rebuild it with abas reindex");
 }
 
-/** Checks that the checkpoint transaction is on the ledger; records the divergence when it is not. */
+/** A node that answered as of a slot before the checkpoint's: behind, not a ledger that lost data. */
+export class LedgerNodeBehindError extends Error {
+  override readonly name = "LedgerNodeBehindError";
+}
+
+/**
+ * Checks that the checkpoint transaction is on the ledger; records the divergence when it is not.
+ * A node answering as of a slot before the checkpoint's (a load-balanced RPC's node behind) cannot
+ * know it yet: the poll fails and is retried instead.
+ */
 export async function checkCheckpointOnLedger(
   rpc: Rpc<SolanaRpcApi>,
   db: IndexerDatabase,
@@ -40,10 +49,16 @@ export async function checkCheckpointOnLedger(
   checkpoint: Checkpoint,
   logger: Logger,
 ): Promise<void> {
-  const { value } = await rpc
+  const { context, value } = await rpc
     .getSignatureStatuses([checkpoint.signature as Signature], { searchTransactionHistory: true })
     .send(rpcRequestOptions());
   if (value[0] !== null && value[0] !== undefined) return;
+  if (context.slot < BigInt(checkpoint.slot)) {
+    throw new LedgerNodeBehindError(
+      `the ledger's node answered as of slot ${context.slot}, before slot ${checkpoint.slot} of the newest ` +
+        `transaction the index applied (${checkpoint.signature}): it is behind; the poll is retried`,
+    );
+  }
   await recordDivergence(
     db,
     lease,

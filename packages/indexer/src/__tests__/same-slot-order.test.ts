@@ -7,16 +7,14 @@
  */
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { after, before, describe, it } from "node:test";
 
 import type { DatabaseHandle } from "@abas/db";
 import { ActionType, type LeafData } from "@abas/program-client";
 
-import { createIndexerLogger, startIndexer, type RunningIndexer } from "../index.js";
 import { commitBatch, fundedOperator, newAgent, publishLeaves } from "./support/ledger-actors.js";
 import { readDatabaseFacts, readLedgerFacts } from "./support/ledger-truth.js";
+import { indexerBehindProxy, type RpcAnswer, type RpcCall } from "./support/rewriting-rpc-proxy.js";
 import {
   createTestDatabase,
   DATABASE_KINDS,
@@ -27,43 +25,13 @@ import { startTestLedger, type TestLedger } from "./support/test-ledger.js";
 
 type SignatureEntry = { signature: string; slot: number };
 
-/** Forwards every call to `rpcUrl`, listing each slot's `getSignaturesForAddress` entries in reverse. */
-async function reversingProxy(rpcUrl: string): Promise<{ url: string; close: () => Promise<void> }> {
-  const reverseWithinSlots = (entries: SignatureEntry[]): SignatureEntry[] => {
-    const slots = new Map<number, SignatureEntry[]>();
-    for (const entry of entries) slots.set(entry.slot, [...(slots.get(entry.slot) ?? []), entry]);
-    return [...slots.values()].flatMap((slot) => slot.reverse());
-  };
-  const server: Server = createServer((request, response) => {
-    let body = "";
-    request.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
-    request.on("end", () => {
-      void (async () => {
-        const upstream = await fetch(rpcUrl, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body,
-        });
-        const calls = JSON.parse(body) as { method: string } | { method: string }[];
-        const answers = JSON.parse(await upstream.text()) as { result?: unknown } | { result?: unknown }[];
-        const reorder = (call: { method: string }, answer: { result?: unknown }) =>
-          call.method === "getSignaturesForAddress" && Array.isArray(answer.result)
-            ? { ...answer, result: reverseWithinSlots(answer.result as SignatureEntry[]) }
-            : answer;
-        const reordered = Array.isArray(calls)
-          ? (answers as { result?: unknown }[]).map((answer, index) => reorder(calls[index]!, answer))
-          : reorder(calls, answers as { result?: unknown });
-        response
-          .writeHead(upstream.status, { "content-type": "application/json" })
-          .end(JSON.stringify(reordered));
-      })();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
+/** Each slot's entries of a `getSignaturesForAddress` answer in reverse, the slots in their order. */
+function reversedWithinSlots(call: RpcCall, answer: RpcAnswer): RpcAnswer {
+  if (call.method !== "getSignaturesForAddress" || !Array.isArray(answer.result)) return answer;
+  const slots = new Map<number, SignatureEntry[]>();
+  for (const entry of answer.result as SignatureEntry[])
+    slots.set(entry.slot, [...(slots.get(entry.slot) ?? []), entry]);
+  return { ...answer, result: [...slots.values()].flatMap((slot) => slot.reverse()) };
 }
 
 const leaves = (count: number): LeafData[] =>
@@ -81,20 +49,17 @@ for (const kind of DATABASE_KINDS) {
       let ledger: TestLedger;
       let testDatabase: TestDatabase;
       let database: DatabaseHandle;
-      let proxy: Awaited<ReturnType<typeof reversingProxy>>;
-      let indexer: RunningIndexer | undefined;
+      let proxied: Awaited<ReturnType<typeof indexerBehindProxy>> | undefined;
 
       before(async () => {
         ledger = await startTestLedger({ slotMs: 20_000 });
         testDatabase = await createTestDatabase(kind);
         database = testDatabase.open();
-        proxy = await reversingProxy(ledger.rpcUrl);
       });
       after(async () => {
-        await indexer?.stop();
+        await proxied?.stop();
         await database?.close();
         await testDatabase?.dispose();
-        await proxy?.close();
         await ledger?.dispose();
       });
 
@@ -112,14 +77,7 @@ for (const kind of DATABASE_KINDS) {
         const slots = new Set(truth.batches.map((batch) => batch.slot));
         assert.equal(slots.size, 1, "the batches share a slot");
         // When the indexer reads the ledger through a node that lists each slot in reverse
-        indexer = await startIndexer({
-          rpcUrl: proxy.url,
-          wsUrl: ledger.wsUrl,
-          programId: ledger.programId,
-          database,
-          pollIntervalMs: 100,
-          logger: createIndexerLogger("silent"),
-        });
+        proxied = await indexerBehindProxy(ledger, database, reversedWithinSlots);
         const deadline = Date.now() + 30_000;
         while ((await readDatabaseFacts(database)).transactions.total < truth.transactions.total) {
           assert.ok(Date.now() < deadline, "the indexer did not apply every transaction within 30 s");
