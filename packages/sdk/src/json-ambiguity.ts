@@ -18,19 +18,34 @@ function decimalValue(literal: string): string {
   while (end > leading && digits[end - 1] === "0") end -= 1;
   const significant = digits.slice(leading, end);
   if (significant === "") return "0";
+  // An exponent of more digits than any double's (its decimal exponent has at most 3) is no
+  // double's: it is not read as a number (BigInt takes superlinear time on millions of digits).
+  const exponentDigits = exponent.replace(/^[+-]?0*/, "");
+  if (exponentDigits.length > MAX_EXPONENT_DIGITS) return `${sign}0.${significant}e${exponent}`;
+  const exponentValue = BigInt(`${exponent.startsWith("-") ? "-" : ""}${exponentDigits || "0"}`);
   // The value is 0.<significant> × 10^power.
-  const power = BigInt(exponent) + BigInt(whole!.length - leading);
+  const power = exponentValue + BigInt(whole!.length - leading);
   return `${sign}0.${significant}e${power}`;
+}
+
+/** Exponent digits read as a number at most: far past the 3 of any double, and cheap to read. */
+const MAX_EXPONENT_DIGITS = 20;
+
+/** A number as the reasons name it: a long one by its ends and its length. */
+function shownNumber(literal: string): string {
+  return literal.length <= 80
+    ? literal
+    : `${literal.slice(0, 40)}…${literal.slice(-16)} (${literal.length} characters)`;
 }
 
 /** Why `literal`, a JSON number, is not the double JSON.parse makes of it; undefined when it is. */
 function numberAmbiguity(literal: string): string | undefined {
   const value = Number(literal);
-  if (!Number.isFinite(value)) return `the number ${literal} is beyond what JSON.parse keeps`;
+  if (!Number.isFinite(value)) return `the number ${shownNumber(literal)} is beyond what JSON.parse keeps`;
   // Most numbers are written as JavaScript writes their value: the same text, the same value.
   if (String(value) === literal) return undefined;
   if (decimalValue(literal) !== decimalValue(String(value))) {
-    return `the number ${literal} has more digits than JSON.parse keeps (it reads ${String(value)})`;
+    return `the number ${shownNumber(literal)} has more digits than JSON.parse keeps (it reads ${String(value)})`;
   }
   return undefined;
 }

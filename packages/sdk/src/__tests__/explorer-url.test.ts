@@ -30,14 +30,37 @@ describe("explorer URLs", () => {
     assert.equal(getExplorerCluster("https://mydevnetwork.example.com"), "custom");
   });
 
-  it("points the Explorer at any other node as a custom cluster, its URL encoded", () => {
+  it("points the Explorer at a node on this machine as a custom cluster, its address without credentials", () => {
     assert.equal(
       getTransactionExplorerUrl(SIGNATURE, "http://127.0.0.1:8899"),
       `https://explorer.solana.com/tx/${SIGNATURE}?cluster=custom&customUrl=http%3A%2F%2F127.0.0.1%3A8899`,
     );
     assert.equal(
-      getAddressExplorerUrl("11111111111111111111111111111111", "http://localhost:9000/rpc?x=1"),
-      "https://explorer.solana.com/address/11111111111111111111111111111111?cluster=custom&customUrl=http%3A%2F%2Flocalhost%3A9000%2Frpc%3Fx%3D1",
+      getAddressExplorerUrl(
+        "11111111111111111111111111111111",
+        "http://user:secret@localhost:9000/rpc?api-key=k#x",
+      ),
+      "https://explorer.solana.com/address/11111111111111111111111111111111?cluster=custom&customUrl=http%3A%2F%2Flocalhost%3A9000%2Frpc",
     );
+    assert.equal(
+      getTransactionExplorerUrl(SIGNATURE, "http://[::1]:8899/"),
+      `https://explorer.solana.com/tx/${SIGNATURE}?cluster=custom&customUrl=http%3A%2F%2F%5B%3A%3A1%5D%3A8899`,
+    );
+  });
+
+  it("names any other node only as a custom cluster: a shared link never carries its address or key", () => {
+    for (const rpcUrl of [
+      "https://rpc.ankr.com/solana/0123456789abcdef",
+      "https://go.getblock.io/secret-token",
+      "https://node.example.com/?api-key=SECRET",
+      "https://user:pass@node.example.com",
+      "not a url",
+    ]) {
+      assert.equal(
+        getTransactionExplorerUrl(SIGNATURE, rpcUrl),
+        `https://explorer.solana.com/tx/${SIGNATURE}?cluster=custom`,
+        rpcUrl,
+      );
+    }
   });
 });

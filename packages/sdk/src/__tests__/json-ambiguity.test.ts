@@ -47,11 +47,22 @@ test("a number with more digits than a double holds is named with what the parse
     "the number 1e-400 has more digits than JSON.parse keeps (it reads 0)",
   );
   assert.equal(jsonAmbiguity("1e400"), "the number 1e400 is beyond what JSON.parse keeps");
-  // A payload's longest number: 200,000 digits, most of them zeros
+  // A payload's longest number: 200,000 digits, most of them zeros, named by its ends and length
   const long = `1.${"0".repeat(199_997)}1`;
   assert.equal(
     jsonAmbiguity(`[${long}]`),
-    `the number ${long} has more digits than JSON.parse keeps (it reads 1)`,
+    `the number 1.00000000000000000000000000000000000000…0000000000000001 (200000 characters) has more digits than JSON.parse keeps (it reads 1)`,
   );
   assert.equal(jsonAmbiguity(`[1${"0".repeat(199_997)}e-199997]`), undefined);
+  // An exponent written with a million leading zeros is the small number it is
+  assert.equal(jsonAmbiguity(`[1e-${"0".repeat(1_000_000)}1]`), undefined);
+});
+
+test("a number whose exponent has millions of digits is no double's, and is named by its ends", () => {
+  const exponent = "1".repeat(12_000_000);
+  assert.equal(
+    jsonAmbiguity(`[1e-${exponent}]`),
+    "the number 1e-1111111111111111111111111111111111111…1111111111111111 (12000003 characters) has more digits than JSON.parse keeps (it reads 0)",
+  );
+  assert.equal(jsonAmbiguity(`[0e-${exponent}]`), undefined);
 });
