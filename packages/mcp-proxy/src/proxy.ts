@@ -306,8 +306,7 @@ export async function runProxy(config: ProxyConfig, streams: ProxyStreams): Prom
       log(`tool ${tool}: not forwarded, since it could not be recorded: ${reason}`);
       return notRecordedResponse(id, -32603, tool, reason);
     });
-    const batch = arrayElementRanges(line) !== undefined;
-    forward(Buffer.from(`${JSON.stringify(batch ? answers : answers[0])}\n`));
+    forward(Buffer.from(`${JSON.stringify(noted.batch ? answers : answers[0])}\n`));
     return withoutElements(line, new Set(noted.refused.map(({ index }) => index)));
   };
   streams.input.on("data", (chunk: Buffer) => {

@@ -171,7 +171,7 @@ export class ToolCallTracker {
     line: Buffer,
     now = new Date(),
     refusal: () => string | undefined = () => undefined,
-  ): { refused: RefusedCall[] } | undefined {
+  ): { refused: RefusedCall[]; batch: boolean } | undefined {
     const parsed = parseElements(line);
     if (parsed === undefined) return undefined;
     const refused: RefusedCall[] = [];
@@ -219,7 +219,7 @@ export class ToolCallTracker {
         inBatch: parsed.batch,
       });
     }
-    return { refused };
+    return { refused, batch: parsed.batch };
   }
 
   /**

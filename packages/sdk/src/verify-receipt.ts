@@ -329,12 +329,19 @@ function decodeLedgerAccount(kind: ReceiptKind, data: Uint8Array): DecodedLedger
     : { kind, account: decodeBatchAccount(data) };
 }
 
+/** The instruction that creates a receipt's account, and that account's name among its accounts. */
+const CREATING_INSTRUCTION = {
+  attestation: { name: "attest", account: "attestation" },
+  "batch-item": { name: "attest_batch", account: "batch" },
+} as const satisfies Record<ReceiptKind, { name: ProgramInstruction["name"]; account: string }>;
+
 /**
- * Whether the transaction ran the instruction that creates the receipt's account (`attest` of a
- * single attestation, `attest_batch` of a batch): naming the program and the account is not enough,
- * since another transaction of the same slot may (the batch's leaves, or anyone's, listing them).
+ * Whether the transaction ran the instruction that creates the receipt's account: naming the
+ * program and the account is not enough, since another transaction of the same slot may (the
+ * batch's leaves, or anyone's, listing them).
  */
 function createsReceiptAccount(found: TransactionJsonResponse, receipt: ParsedReceipt): boolean {
+  const { name, account } = CREATING_INSTRUCTION[receipt.kind];
   let instructions: ProgramInstruction[];
   try {
     instructions = decodeProgramInstructions(found, receipt.programId);
@@ -342,10 +349,8 @@ function createsReceiptAccount(found: TransactionJsonResponse, receipt: ParsedRe
     if (error instanceof MalformedTransactionError) return false;
     throw error;
   }
-  return instructions.some((instruction) =>
-    receipt.kind === "attestation"
-      ? instruction.name === "attest" && instruction.namedAccounts.attestation === receipt.address
-      : instruction.name === "attest_batch" && instruction.namedAccounts.batch === receipt.address,
+  return instructions.some(
+    (instruction) => instruction.name === name && instruction.namedAccounts[account] === receipt.address,
   );
 }
 
@@ -373,10 +378,9 @@ async function checkTransaction(
   };
   if (!succeeded) return { check: fail("the transaction failed"), transaction };
   if (!createsReceiptAccount(found as unknown as TransactionJsonResponse, receipt)) {
-    const instruction = receipt.kind === "attestation" ? "attest" : "attest_batch";
     return {
       check: fail(
-        `the transaction has no ${instruction} instruction of the program that creates this receipt's account`,
+        `the transaction has no ${CREATING_INSTRUCTION[receipt.kind].name} instruction of the program that creates this receipt's account`,
       ),
       transaction,
     };

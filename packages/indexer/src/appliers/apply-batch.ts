@@ -60,7 +60,7 @@ export async function applyAttestBatch(
     .execute();
   await upsertAgentState(context, agentAccountOf(instruction));
   // Its leaves may have come first (see applyPublishBatchLeaves).
-  await completeWithStagedLeaves(context, batchAddress!);
+  await completeWithStagedLeaves(context, await batchRow(context, batchAddress!));
 }
 
 /**
@@ -96,7 +96,7 @@ export async function applyPublishBatchLeaves(
     )
     .onConflict((conflict) => conflict.columns(["batch_address", "leaf_index"]).doNothing())
     .execute();
-  await completeWithStagedLeaves(context, batchAddress);
+  await completeWithStagedLeaves(context, row);
 }
 
 async function batchRow(context: ApplyContext, address: string): Promise<BatchRow | undefined> {
@@ -106,11 +106,11 @@ async function batchRow(context: ApplyContext, address: string): Promise<BatchRo
 /**
  * Counts the batch's staged leaves as published, and once they are all there (the program takes
  * each index once, below `item_count`), makes them its items. Nothing while its commit is not
- * indexed, or once it is complete.
+ * indexed (no row), or once it is complete.
  */
-async function completeWithStagedLeaves(context: ApplyContext, address: string): Promise<void> {
-  const row = await batchRow(context, address);
+async function completeWithStagedLeaves(context: ApplyContext, row: BatchRow | undefined): Promise<void> {
   if (row === undefined || row.complete === 1) return;
+  const { address } = row;
   const { staged } = (await context.db
     .selectFrom("batch_leaves")
     .select((eb) => eb.fn.countAll<number | string>().as("staged"))

@@ -155,7 +155,10 @@ describe("ToolCallTracker", () => {
       `[${line({ jsonrpc: "2.0", id: 1, method: "tools/list" }).toString().trim()},${call(2, "pay").toString().trim()}]\n`,
     );
     const noted = tracker.fromHost(batch, new Date(), () => "the queue is full");
-    assert.deepEqual(noted, { refused: [{ index: 1, id: 2, tool: "pay", reason: "the queue is full" }] });
+    assert.deepEqual(noted, {
+      refused: [{ index: 1, id: 2, tool: "pay", reason: "the queue is full" }],
+      batch: true,
+    });
     assert.equal(tracker.pendingCount, 0);
     assert.equal(tracker.fromHost(Buffer.from("not json\n")), undefined);
   });
