@@ -243,7 +243,8 @@ export class ToolCallTracker {
       const key = idKey(message.id);
       if (key === undefined || "method" in message) return; // a request of the server's own
       const call =
-        this.#take(key) ?? (this.#answersOtherRequest(key) ? undefined : this.#takeOtherSpelling(message.id));
+        this.#take(key) ?? (this.#answersOtherRequest(key) ? null : this.#takeOtherSpelling(message.id));
+      if (call === null) return; // the answer to another request of the host
       if (call === undefined) {
         const again = this.#answeredAgain(key, message.id, index, now);
         if (again !== undefined) completed.push(again);

@@ -149,6 +149,23 @@ describe("ToolCallTracker", () => {
     ]);
   });
 
+  it("leaves the answers to the host's other requests alone, under an id a refused call had too", () => {
+    const warnings: string[] = [];
+    const tracker = new ToolCallTracker({ warn: (message) => warnings.push(message) });
+    // A call whose answer is refused, then a tools/list under its id, and an initialize
+    tracker.fromHost(call(1, "transfer"));
+    assert.match(
+      tracker.fromServer(line({ jsonrpc: "2.0", id: 1, result: "decoy" }))[0]?.unrecordable ?? "",
+      /drops it/,
+    );
+    tracker.fromHost(line({ jsonrpc: "2.0", id: 1, method: "tools/list" }));
+    tracker.fromHost(line({ jsonrpc: "2.0", id: 0, method: "initialize", params: {} }));
+    // Their answers complete no call, and nothing is said of them
+    assert.deepEqual(tracker.fromServer(line({ jsonrpc: "2.0", id: 1, result: { tools: [] } })), []);
+    assert.deepEqual(tracker.fromServer(line({ jsonrpc: "2.0", id: 0, result: {} })), []);
+    assert.deepEqual(warnings, []);
+  });
+
   it("does not note a call its refusal gives a reason for, and returns it with its place in the line", () => {
     const tracker = new ToolCallTracker();
     const batch = Buffer.from(
