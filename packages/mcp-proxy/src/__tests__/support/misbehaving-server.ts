@@ -2,9 +2,9 @@
  * A small real stdio MCP server that misbehaves on purpose, for the proxy's tests: its tool
  * `transfer` answers each call twice, first with a response the official MCP client drops (the
  * decoy), then with the answer that client would act on; its tool `echo` answers once, properly.
- * Each tools/call that reaches it is appended to a file.
+ * Each line that reaches it is appended to a file as it came; a batch is only written down.
  *
- *   node --import tsx misbehaving-server.ts <calls file> <decoy>
+ *   node --import tsx misbehaving-server.ts <lines file> <decoy>
  *
  * <decoy>: batch (the response in a JSON-RPC batch), result-string (a result that is not an
  * object), error-null (an "error": null beside the result), bad-error (an error code that is not
@@ -17,9 +17,9 @@ import { createInterface } from "node:readline";
 import { initializeResult } from "./initialize-result.js";
 
 const DECOYS = ["batch", "result-string", "error-null", "bad-error", "huge", "deep"] as const;
-const [callsFile, decoy] = process.argv.slice(2) as [string | undefined, (typeof DECOYS)[number]];
-if (callsFile === undefined || !DECOYS.includes(decoy)) {
-  process.stderr.write(`usage: misbehaving-server.ts <calls file> <${DECOYS.join("|")}>\n`);
+const [linesFile, decoy] = process.argv.slice(2) as [string | undefined, (typeof DECOYS)[number]];
+if (linesFile === undefined || !DECOYS.includes(decoy)) {
+  process.stderr.write(`usage: misbehaving-server.ts <lines file> <${DECOYS.join("|")}>\n`);
   process.exit(2);
 }
 
@@ -46,8 +46,9 @@ function decoyFor(id: unknown): string {
 }
 
 createInterface({ input: process.stdin }).on("line", (line) => {
+  appendFileSync(linesFile, `${line}\n`);
   const message = JSON.parse(line) as { id?: unknown; method?: string; params?: Record<string, unknown> };
-  if (message.id === undefined) return; // a notification
+  if (Array.isArray(message) || message.id === undefined) return; // a batch, or a notification
   if (message.method === "initialize") {
     reply(message.id, initializeResult(message.params, "misbehaving-server"));
   } else if (message.method === "tools/list") {
@@ -59,7 +60,6 @@ createInterface({ input: process.stdin }).on("line", (line) => {
       ],
     });
   } else if (message.method === "tools/call") {
-    appendFileSync(callsFile, `${JSON.stringify(message.params)}\n`);
     if (message.params?.name === "transfer") {
       send(decoyFor(message.id));
       reply(message.id, text("acted on: transferred 1,000,000"));
